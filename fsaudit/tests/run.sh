@@ -1,0 +1,472 @@
+#!/bin/bash
+# fsaudit test suite: prints TAP version 13 on stdout, exits non-zero on any
+# failure.  Images are made with real mkfs tools in a temporary directory
+# (never mounted); fsaudit runs from there with relative names, against
+# fixture sysroots, so the output is deterministic.
+#
+#   tests/run.sh            run
+#   tests/run.sh --update   rewrite tests/expected/ from the current output
+set -u
+export LC_ALL=C TZ=UTC
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+bin=$here/fsaudit
+exp=$here/tests/expected
+fix=$here/tests/fixtures
+update=0
+[ "${1:-}" = --update ] && update=1
+
+tmp=$(mktemp -d /tmp/fsaudit-test.XXXXXX) || exit 2
+trap 'rm -rf "$tmp"' EXIT
+chmod 755 "$tmp"
+results=$tmp/results
+: >"$results"
+n=0
+failed=0
+
+ok()    { n=$((n + 1)); echo "ok $n - $1" >>"$results"; }
+skip()  { n=$((n + 1)); echo "ok $n - $1 # SKIP $2" >>"$results"; }
+notok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1" >>"$results"
+	if [ -n "${2:-}" ] && [ -s "$2" ]; then head -40 "$2" | sed 's/^/# /' >>"$results"; fi
+}
+# check NAME CONDITION-STATUS [LOGFILE]
+check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+# compare NAME EXPECTED ACTUAL
+compare() {
+	if [ $update = 1 ]; then
+		mkdir -p "$(dirname "$2")"; cp "$3" "$2"; ok "$1"
+	elif [ ! -f "$2" ]; then
+		echo "missing expected file $2" >"$tmp/diff"; notok "$1" "$tmp/diff"
+	elif diff -u "$2" "$3" >"$tmp/diff" 2>&1; then
+		ok "$1"
+	else
+		notok "$1" "$tmp/diff"
+	fi
+}
+# run_fsaudit OUT ARGS... : stdout+stderr and "rc=N" into OUT
+run_fsaudit() {
+	local out=$1; shift
+	"$bin" "$@" >"$out" 2>"$out.err"
+	local rc=$?
+	cat "$out.err" >>"$out"
+	echo "rc=$rc" >>"$out"
+	return $rc
+}
+valid_json() {
+	python3 - "$1" <<'EOF'
+import json, sys
+d = json.load(open(sys.argv[1]))
+assert list(d) == ["filesystems"], list(d)
+num = ("time-min-epoch", "time-max-epoch", "s-time-max", "inode-size")
+for fs in d["filesystems"]:
+    for k in num:
+        if k in fs:
+            assert fs[k] is None or type(fs[k]) is int, (k, fs[k])
+    if "at-risk" in fs:
+        assert type(fs["at-risk"]) is bool, fs["at-risk"]
+    if "verdict" in fs:
+        assert fs["verdict"] in ("ok", "2038-limited", "deprecated",
+                                 "removed-from-mainline", "unknown"), fs["verdict"]
+EOF
+}
+
+ALLCOLS=SOURCE,TARGET,FSTYPE,FORMAT,VERSION,LABEL,INODE-SIZE,TIME-MIN,TIME-MAX,TIME-MIN-EPOCH,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT,AT-RISK,DEPRECATED,SINCE,REMOVAL,REASON,REPLACEMENT,POLICY,REMEDY,NOTES
+
+# ---------------------------------------------------------------- build
+if [ -x "$bin" ]; then ok "fsaudit is built"; else notok "fsaudit is built"; fi
+
+# ---------------------------------------------------------------- images
+img=$tmp/img
+"$here/tests/mkimages.sh" "$img" >"$tmp/images.txt" 2>"$tmp/images.err"
+check "mkimages.sh makes the image matrix" $? "$tmp/images.err"
+empty=$tmp/empty-root
+mkdir -p "$empty"
+cd "$img" || exit 2
+md5sum ./*.img >"$tmp/md5.before" 2>/dev/null
+
+# ---------------------------------------------------------------- matrix
+nskip=0
+while IFS="$(printf '\t')" read -r name status; do
+	base=${name%.img}
+	if [ "$status" != ok ]; then
+		skip "matrix table $base" "${status#skip: }"
+		skip "matrix json $base" "${status#skip: }"
+		nskip=$((nskip + 1))
+		continue
+	fi
+	run_fsaudit "$tmp/out" --sysroot "$empty" "$name"
+	compare "matrix table $base" "$exp/matrix/$base.txt" "$tmp/out"
+	"$bin" --sysroot "$empty" -J -o "$ALLCOLS" "$name" >"$tmp/out.json" 2>&1
+	if valid_json "$tmp/out.json" >"$tmp/json.err" 2>&1; then
+		compare "matrix json $base" "$exp/matrix/$base.json" "$tmp/out.json"
+	else
+		notok "matrix json $base (invalid JSON)" "$tmp/json.err"
+	fi
+done <"$tmp/images.txt"
+
+if [ $nskip = 0 ]; then
+	# shellcheck disable=SC2046
+	run_fsaudit "$tmp/out" --sysroot "$empty" $(cut -f1 "$tmp/images.txt")
+	compare "matrix: all images in one table" "$exp/matrix-all.txt" "$tmp/out"
+	run_fsaudit "$tmp/out" --sysroot "$empty" -r -o SOURCE,FSTYPE,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT $(cut -f1 "$tmp/images.txt")
+	compare "matrix: raw epoch limits (oracle columns)" "$exp/matrix-raw.txt" "$tmp/out"
+	run_fsaudit "$tmp/out" --sysroot "$empty" -R -o SOURCE,VERDICT $(cut -f1 "$tmp/images.txt")
+	compare "matrix: --at-risk lists only filesystems at risk" "$exp/matrix-at-risk.txt" "$tmp/out"
+else
+	skip "matrix: all images in one table" "some mkfs tools missing"
+	skip "matrix: raw epoch limits (oracle columns)" "some mkfs tools missing"
+	skip "matrix: --at-risk lists only filesystems at risk" "some mkfs tools missing"
+fi
+
+EXTCOLS=SOURCE,FSTYPE,FORMAT,TIME-MAX,S-TIME-MAX,VERDICT,DEPRECATED,REMEDY,NOTES
+run_fsaudit "$tmp/out" --sysroot "$empty" --ext2-driver=ext2 -o "$EXTCOLS" \
+	ext2-256.img ext2-128.img ext2-rev0.img ext3-128.img ext4-256.img
+compare "ext2 driver: ext2 images get 2038 and the ext2 item" "$exp/ext2-driver.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$empty" --ext2-driver=ext4 -o "$EXTCOLS" ext2-256.img ext2-rev0.img
+compare "ext4 driver serves ext2: 2446 for 256-byte inodes" "$exp/ext4-driver.txt" "$tmp/out"
+
+# ---------------------------------------------------------------- sysroots
+# A: a machine with these devices mounted (see fixtures/basic.mountinfo)
+mkroot() {
+	local r=$1
+	mkdir -p "$r/dev" "$r/sys/dev/block"
+	ln -sf ../../img/ext4-128.img "$r/dev/vda1"
+	ln -sf ../../img/xfs-v5-nobig.img "$r/dev/vdb"
+	ln -sf ../../img/reiserfs-3.6.img "$r/dev/vdc"
+	ln -sf ../../img/ext2-256.img "$r/dev/vdd"
+	ln -sf ../../img/vfat16.img "$r/dev/vde"
+	ln -sf ../../img/btrfs.img "$r/dev/vdf"
+	ln -sf ../../img/xfs-v4.img "$r/dev/vdg"
+	ln -sf ../../devices/virtual/block/vdg "$r/sys/dev/block/254:0"
+}
+rA=$tmp/rootA
+mkroot "$rA"
+MCOLS=SOURCE,TARGET,FSTYPE,FORMAT,TIME-MAX,S-TIME-MAX,VERDICT,DEPRECATED,SINCE,REMOVAL,POLICY,NOTES
+run_fsaudit "$tmp/out" --sysroot "$rA" --mountinfo "$fix/basic.mountinfo" -o "$MCOLS"
+compare "mounted: fixture mountinfo, stock kernel" "$exp/mount-basic.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/basic.mountinfo"
+compare "mounted: default columns" "$exp/mount-default.txt" "$tmp/out"
+"$bin" --sysroot "$rA" --mountinfo "$fix/basic.mountinfo" -J -o "$ALLCOLS" >"$tmp/out.json" 2>&1
+if valid_json "$tmp/out.json" >"$tmp/json.err" 2>&1; then
+	compare "mounted: JSON" "$exp/mount-basic.json" "$tmp/out.json"
+else
+	notok "mounted: JSON (invalid)" "$tmp/json.err"
+fi
+mkdir -p "$rA/proc/self"
+cp "$fix/basic.mountinfo" "$rA/proc/self/mountinfo"
+run_fsaudit "$tmp/out" --sysroot "$rA" -o "$MCOLS"
+compare "mounted: <sysroot>/proc/self/mountinfo without --mountinfo" "$exp/mount-basic.txt" "$tmp/out"
+
+# B: the same with the kernel series (/sys/fs/deprecated) and ext4 serving ext2
+rB=$tmp/rootB
+mkroot "$rB"
+mkdir -p "$rB/sys/fs/ext4/vdd"
+item() {
+	local d=$rB/sys/fs/deprecated/$1
+	mkdir -p "$d"
+	printf '%s\n' "$2" >"$d/since"; printf '%s\n' "$3" >"$d/removal"
+	printf '%s\n' "$4" >"$d/reason"; printf '%s\n' "$5" >"$d/replacement"
+	printf '%s\n' "$6" >"$d/policy"
+	printf '0\n' >"$d/mounts"; printf '0\n' >"$d/refused"; printf '1\n' >"$d/active"
+}
+item reiserfs 2022-05-22 2025-01-19 "kernel says: unmaintained" "kernel says: copy to ext4" deny
+item xfs-v4 2020-09-01 2030-09-30 "kernel says: V4" "kernel says: mkfs.xfs" ro
+item ext4-small-inodes 2025-01-01 "" "kernel says: 2038" "kernel says: tune2fs -I 256" warn
+item ext2 2024-03-01 "" "kernel says: ext2 driver" "kernel says: use ext4" default
+run_fsaudit "$tmp/out" --sysroot "$rB" -F "$fix/basic.mountinfo" -o "$MCOLS,REASON,REPLACEMENT"
+compare "mounted: kernel with /sys/fs/deprecated, ext4 serves ext2" "$exp/mount-series.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rB" --ext2-driver=ext4 -o SOURCE,FORMAT,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT,NOTES ext2-rev0.img
+compare "series kernel: revision 0 clamps at 2038 (s_time_max S32_MAX)" "$exp/series-rev0.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rB" -o SOURCE,FSTYPE,TIME-MAX,VERDICT,DEPRECATED ext2-256.img
+compare "series kernel with /sys/fs/deprecated/ext2: unmounted ext2 uses the ext2 driver" "$exp/series-ext2.txt" "$tmp/out"
+
+# C: --all adds unmounted block devices from <sysroot>/sys/block
+rC=$tmp/rootC
+mkroot "$rC"
+truncate -s 1M "$tmp/img/zero.raw"
+blk() {	# blk NAME MAJ:MIN IMAGE [PARENT]
+	local d=$rC/sys/block/$1
+	if [ -n "${4:-}" ]; then
+		d=$rC/sys/block/$4/$1
+		mkdir -p "$d"
+		: >"$d/partition"
+	else
+		mkdir -p "$d"
+	fi
+	echo "$2" >"$d/dev"
+	ln -sf "../../img/$3" "$rC/dev/$1"
+}
+blk vda 254:192 zero.raw
+blk vda1 254:1 ext4-128.img vda
+blk vdb 254:16 xfs-v5-nobig.img
+blk vdh 254:112 xfs-v4-ci.img
+blk vdi 254:128 zero.raw
+blk vdj 254:144 ext4-256.img
+run_fsaudit "$tmp/out" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -o SOURCE,TARGET,FSTYPE,FORMAT,VERDICT
+compare "--all: mounted plus unmounted block devices with a filesystem" "$exp/mount-all.txt" "$tmp/out"
+
+run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/missing.mountinfo" -o SOURCE,TARGET,VERDICT,NOTES
+compare "mounted: a missing device is an error (exit 2)" "$exp/mount-missing.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/garbage.mountinfo"
+sed -i "s|$fix/||" "$tmp/out"
+compare "mounted: unparsable mount table" "$exp/mount-garbage.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rA" -F "$tmp/no-such-mountinfo"
+sed -i "s|$tmp/||" "$tmp/out"
+compare "mounted: missing mount table file is an internal error (exit 4)" "$exp/mount-nofile.txt" "$tmp/out"
+
+"$bin" >"$tmp/out" 2>&1
+rc=$?
+[ $rc -le 2 ]
+check "real system: no arguments runs (exit $rc)" $? "$tmp/out"
+
+# ---------------------------------------------------------------- corrupt
+# case NAME IMAGE TYPE OP ARGS...: damaged copy, probed through libblkid
+# and with -t TYPE (straight to the prober)
+: >"$tmp/corrupt.out"
+ccase() {
+	local cname=$1 src=$2 type=$3; shift 3
+	if [ ! -f "$src" ]; then echo "$cname: image missing" >>"$tmp/corrupt.out"; return; fi
+	python3 "$here/tests/corrupt.py" "$src" "c-$cname" "$@" || { echo "$cname: corrupt.py failed" >>"$tmp/corrupt.out"; return; }
+	{
+		printf '%s\n' "== $cname ($*)"
+		"$bin" --sysroot "$empty" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "blkid rc=$?"
+		"$bin" --sysroot "$empty" -t "$type" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "-t rc=$?"
+	} >>"$tmp/corrupt.out"
+	rm -f "c-$cname"
+}
+ccase ext-trunc ext4-256.img ext4 trunc 1500
+ccase ext-zero ext4-256.img ext4 zero 1024 1024
+ccase ext-rev7 ext4-256.img ext4 set 1024+0x4C '<I' 7
+ccase ext-isize100 ext4-256.img ext4 set 1024+0x58 '<H' 100
+ccase ext-isize8192 ext4-256.img ext4 set 1024+0x58 '<H' 8192
+ccase ext-logbs30 ext4-256.img ext4 set 1024+0x18 '<I' 30
+ccase ext-noinodes ext4-256.img ext4 set 1024+0x00 '<I' 0
+ccase ext-rev0-isize ext2-rev0.img ext2 set 1024+0x58 '<H' 1
+ccase ext-jbd-flag ext4-256.img ext4 set 1024+0x60 '<I' 0x8
+ccase xfs-trunc xfs-v5.img xfs trunc 100
+ccase xfs-bsize xfs-v4.img xfs set 4 '>I' 3000
+ccase xfs-version6 xfs-v4.img xfs set 0x64 '>H' 0xb4a6
+ccase xfs-inprogress xfs-v4.img xfs set 0x7E B 1
+ccase xfs-agcount0 xfs-v4.img xfs set 0x58 '>I' 0
+ccase xfs-isize xfs-v4.img xfs set 0x68 '>H' 65535
+ccase reiserfs-trunc reiserfs-3.6.img reiserfs trunc 65636
+ccase reiserfs-bsize reiserfs-3.6.img reiserfs set 65536+0x2C '<H' 1000
+ccase reiserfs-count0 reiserfs-3.6.img reiserfs set 65536+0 '<I' 0
+ccase reiserfs-root reiserfs-3.6.img reiserfs set 65536+8 '<I' 0xffffffff
+ccase reiserfs-version7 reiserfs-3.6.img reiserfs set 65536+0x48 '<H' 7
+ccase minix-v3-bsize minix3.img minix set 1024+0x1C '<H' 3
+ccase minix-imap0 minix1.img minix set 1024+4 '<H' 0
+ccase minix-bigendian minix1.img minix set 1024+0x10 '>H' 0x138F
+ccase vfat-ssize vfat16.img vfat set 0x0B '<H' 100
+ccase vfat-spc3 vfat16.img vfat set 0x0D B 3
+ccase vfat-nofat vfat16.img vfat set 0x10 B 0
+ccase vfat-media vfat16.img vfat set 0x15 B 0x12
+ccase vfat-fatlen0 vfat32.img vfat set 0x24 '<I' 0
+ccase exfat-ssbits exfat.img exfat set 0x6C B 20
+ccase exfat-fats3 exfat.img exfat set 0x6E B 3
+ccase exfat-mbz exfat.img exfat set 0x20 B 1
+ccase btrfs-trunc btrfs.img btrfs trunc 65600
+ccase btrfs-ssize btrfs.img btrfs set 65536+0x90 '<I' 1000
+ccase btrfs-nsize btrfs.img btrfs set 65536+0x94 '<I' 0x100000
+ccase btrfs-bytenr btrfs.img btrfs set 65536+0x30 '<Q' 0
+ccase f2fs-logbs f2fs.img f2fs set 1024+0x10 '<I' 13
+ccase f2fs-logss f2fs.img f2fs set 1024+0x08 '<I' 8
+ccase jfs-version jfs.img jfs set 32768+4 '<I' 9
+ccase jfs-bsize jfs.img jfs set 32768+16 '<I' 512
+ccase nilfs2-rev nilfs2.img nilfs2 set 1024 '<I' 3
+ccase nilfs2-logbs nilfs2.img nilfs2 set 1024+0x14 '<I' 20
+ccase nilfs2-bytes nilfs2.img nilfs2 set 1024+8 '<H' 5000
+ccase udf-novrs udf.img udf zero 32768 8192
+ccase udf-trunc udf.img udf trunc 34000
+ccase iso-bsize iso9660.img iso9660 set 32768+128 '<H' 4096
+ccase iso-nopvd iso9660.img iso9660 zero 32768 1
+ccase squashfs-major squashfs.img squashfs set 28 '<H' 3
+ccase squashfs-bsize squashfs.img squashfs set 12 '<I' 1000
+ccase squashfs-blog squashfs.img squashfs set 22 '<H' 5
+ccase squashfs-used squashfs.img squashfs set 40 '<Q' 0x10000000000
+ccase ntfs-bps ntfs.img ntfs set 0x0B '<H' 100
+ccase ntfs-fats ntfs.img ntfs set 0x10 B 1
+ccase ntfs-spc ntfs.img ntfs set 0x0D B 200
+ccase hfs-blksize hfs.img hfs set 1024+0x14 '>I' 100
+ccase hfs-embed hfs.img hfs set 1024+0x7C '>H' 0x482b
+ccase hfs-embed-far hfs.img hfs set 1024+0x7E '>H' 0xffff
+ccase bfs-start bfs.img bfs set 4 '<I' 0xffffffff
+ccase bfs-end bfs.img bfs set 8 '<I' 0x7fffffff
+ccase cramfs-size cramfs.img cramfs set 4 '<I' 0x40000000
+ccase cramfs-sig cramfs.img cramfs set 16 B 0
+ccase romfs-small romfs.img romfs set 8 '>I' 5
+ccase romfs-big romfs.img romfs set 8 '>I' 0x40000000
+ccase erofs-bits erofs.img erofs set 1024+12 B 20
+ccase erofs-blocks0 erofs.img erofs set 1024+0x24 '<I' 0
+ccase ufs-bsize ufs1.img ufs set 8192+48 '<I' 100
+ccase ufs-ncg0 ufs1.img ufs set 8192+44 '<I' 0
+ccase ufs-fsize ufs1.img ufs set 8192+52 '<I' 0
+if [ $nskip = 0 ]; then
+	compare "corrupt images: truncated, zeroed and hostile fields give unknown, never a crash" "$exp/corrupt.txt" "$tmp/corrupt.out"
+else
+	skip "corrupt images" "some mkfs tools missing"
+fi
+
+# random damage: every image, 25 copies with 16 random bytes each, cut to
+# the probed area; any exit status but 0/1 (or a signal) fails
+flips() {	# flips IMAGE TYPE RANGE
+	local base=${1%.img} f
+	[ -f "$1" ] || { skip "random damage $base" "no image"; return; }
+	python3 "$here/tests/corrupt.py" "$1" "f-$base" flips 42 25 16 "$3"
+	"$bin" --sysroot "$empty" -o VERDICT f-"$base".* >"$tmp/flip.out" 2>&1
+	local r1=$?
+	"$bin" --sysroot "$empty" -t "$2" -o VERDICT f-"$base".* >>"$tmp/flip.out" 2>&1
+	local r2=$?
+	rm -f f-"$base".*
+	[ $r1 -le 1 ] && [ $r2 -le 1 ]
+	check "random damage $base (exit $r1/$r2)" $? "$tmp/flip.out"
+}
+flips ext4-128.img ext4 4096
+flips ext2-rev0.img ext2 4096
+flips xfs-v4.img xfs 4096
+flips xfs-v5.img xfs 4096
+flips reiserfs-3.5.img reiserfs 70000
+flips reiserfs-3.6.img reiserfs 70000
+flips minix3.img minix 4096
+flips vfat16.img vfat 4096
+flips exfat.img exfat 4096
+flips btrfs.img btrfs 70000
+flips f2fs.img f2fs 4096
+flips jfs.img jfs 40960
+flips nilfs2.img nilfs2 4096
+flips udf.img udf 49152
+flips iso9660.img iso9660 49152
+flips squashfs.img squashfs 4096
+flips ntfs.img ntfs 4096
+flips hfs.img hfs 4096
+flips bfs.img bfs 4096
+flips cramfs.img cramfs 4096
+flips romfs.img romfs 4096
+flips erofs.img erofs 4096
+flips ufs1.img ufs 16384
+
+# ---------------------------------------------------------------- read-only
+md5sum ./*.img >"$tmp/md5.after" 2>/dev/null
+cmp -s "$tmp/md5.before" "$tmp/md5.after"
+check "images are unchanged after all runs (read-only)" $?
+
+if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
+	asuser() { setpriv --reuid=65534 --regid=65534 --clear-groups "$@"; }
+	chmod 755 "$img"; chmod 644 ext4-128.img
+	asuser "$bin" --sysroot "$empty" -n -o SOURCE,VERDICT ext4-128.img >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 1 ] && grep -q '2038-limited' "$tmp/out"
+	check "unprivileged user on a readable image (exit $rc)" $? "$tmp/out"
+	chmod 600 ext4-128.img
+	asuser "$bin" --sysroot "$empty" -n -o SOURCE,VERDICT,NOTES ext4-128.img >"$tmp/out" 2>&1
+	rc=$?
+	[ $rc = 2 ] && grep -q 'Permission denied' "$tmp/out"
+	check "unprivileged user on an unreadable image: exit 2 (exit $rc)" $? "$tmp/out"
+	chmod 644 ext4-128.img
+else
+	skip "unprivileged user on a readable image" "needs root and setpriv"
+	skip "unprivileged user on an unreadable image" "needs root and setpriv"
+fi
+
+# ---------------------------------------------------------------- exit status and options
+st() {	# st NAME EXPECTED-RC ARGS...
+	local name=$1 want=$2; shift 2
+	"$bin" "$@" >"$tmp/out" 2>&1
+	local rc=$?
+	[ "$rc" = "$want" ]
+	check "exit status $want: $name (got $rc)" $? "$tmp/out"
+}
+st "nothing at risk" 0 --sysroot "$empty" ext4-256.img xfs-v5.img btrfs.img
+st "one filesystem at risk" 1 --sysroot "$empty" ext4-256.img ext4-128.img
+st "unknown filesystem is not at risk" 0 --sysroot "$empty" swap.img
+st "unreadable source" 2 --sysroot "$empty" no-such-file.img
+st "unreadable source wins over at risk" 2 --sysroot "$empty" ext4-128.img no-such-file.img
+st "a directory is not a device" 2 --sysroot "$empty" -t ext4 .
+st "unknown option" 3 --no-such-option
+st "unknown column" 3 -o SOURCE,NOPE ext4-256.img
+st "empty column list" 3 -o "" ext4-256.img
+st "--json with --raw" 3 -J -r ext4-256.img
+st "--all with arguments" 3 --all ext4-256.img
+st "bad --ext2-driver" 3 --ext2-driver=ext3 ext4-256.img
+st "--type without a prober" 3 -t swap swap.img
+st "missing option argument" 3 -o
+st "--help" 0 --help
+st "--version" 0 --version
+st "--list-columns" 0 --list-columns
+
+"$bin" --help >"$tmp/help" 2>&1
+"$bin" --list-columns >"$tmp/cols" 2>&1
+miss=0
+for c in $(awk '{print $1}' "$tmp/cols"); do
+	grep -q -- " $c " "$tmp/help" || { echo "--help lacks $c"; miss=1; }
+	grep -qxF -- ".B $(printf '%s' "$c" | sed 's/-/\\-/g')" "$here/fsaudit.8" || { echo "fsaudit.8 lacks $c"; miss=1; }
+done >"$tmp/miss"
+check "every column is in --help and in fsaudit.8" $miss "$tmp/miss"
+for o in all at-risk json pairs raw noheadings output list-columns type mountinfo sysroot ext2-driver help version; do
+	grep -q -- "--$o" "$tmp/help" || echo "--help lacks --$o"
+	grep -qF -- "$(printf -- '--%s' "$o" | sed 's/-/\\-/g')" "$here/fsaudit.8" || echo "fsaudit.8 lacks --$o"
+done >"$tmp/miss"
+[ ! -s "$tmp/miss" ]
+check "every long option is in --help and in fsaudit.8" $? "$tmp/miss"
+"$bin" --version | grep -q '^fsaudit from fsdeprecate'
+check "--version names the program" $?
+run_fsaudit "$tmp/out" --sysroot "$empty" -P -o SOURCE,TIME-MAX-EPOCH,VERDICT ext4-128.img xfs-v5.img
+compare "--pairs output" "$exp/pairs.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$empty" -n -o source,time_max_epoch ext4-128.img
+compare "-o accepts lower case and underscores" "$exp/lowercase.txt" "$tmp/out"
+
+if command -v groff >/dev/null; then
+	groff -t -man -ww -z -Tutf8 "$here/fsaudit.8" >"$tmp/man" 2>&1
+	[ ! -s "$tmp/man" ]
+	check "fsaudit.8 formats without warnings" $? "$tmp/man"
+else
+	skip "fsaudit.8 formats without warnings" "groff not installed"
+fi
+
+# ---------------------------------------------------------------- sanitizers
+# the whole tool under ASan/UBSan on the corrupt and damaged images
+if [ "${FSAUDIT_NO_ASAN:-}" = "" ] && echo 'int main(void){return 0;}' | \
+	gcc -fsanitize=address,undefined -x c -o "$tmp/asan-probe" - 2>/dev/null; then
+	make -s -C "$here" CC=gcc BUILD="$tmp/b" fsaudit-asan ASAN_OUT="$tmp/fsaudit-asan" >"$tmp/asan.log" 2>&1
+	if [ -x "$tmp/fsaudit-asan" ]; then
+		python3 "$here/tests/corrupt.py" ext4-128.img a-ext flips 7 20 32 4096
+		python3 "$here/tests/corrupt.py" xfs-v4.img a-xfs flips 7 20 32 4096
+		python3 "$here/tests/corrupt.py" reiserfs-3.6.img a-rfs flips 7 20 32 70000
+		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+			"$tmp/fsaudit-asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
+		rc=$?
+		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
+		check "ASan/UBSan build on every image and damaged copies (exit $rc)" $? "$tmp/asan.out"
+		ASAN_OPTIONS=detect_leaks=1 "$tmp/fsaudit-asan" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -J >"$tmp/asan.out" 2>&1
+		rc=$?
+		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
+		check "ASan/UBSan build on the mount table fixtures (exit $rc)" $? "$tmp/asan.out"
+		rm -f a-*
+	else
+		notok "ASan/UBSan build" "$tmp/asan.log"
+	fi
+else
+	skip "ASan/UBSan build on every image and damaged copies" "no sanitizer runtime"
+	skip "ASan/UBSan build on the mount table fixtures" "no sanitizer runtime"
+fi
+
+# ---------------------------------------------------------------- fuzz smoke
+if command -v "${CLANG:-clang}" >/dev/null && [ "${FSAUDIT_NO_FUZZ:-}" = "" ]; then
+	if make -s -C "$here" -j2 fuzz-build >"$tmp/fuzz.log" 2>&1; then
+		make -s -C "$here" fuzz-smoke FUZZ_SMOKE_RUNS="${FUZZ_SMOKE_RUNS:-3000}" >"$tmp/fuzz.out" 2>&1
+		check "fuzz smoke: every prober's libFuzzer target, no crash" $? "$tmp/fuzz.out"
+	else
+		notok "fuzz smoke: build" "$tmp/fuzz.log"
+	fi
+else
+	skip "fuzz smoke" "clang not installed"
+fi
+
+# ---------------------------------------------------------------- report
+echo "TAP version 13"
+echo "1..$n"
+cat "$results"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed = 0 ]
