@@ -11,6 +11,7 @@
 #include <errno.h>
 #include <fcntl.h>
 #include <getopt.h>
+#include <locale.h>
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -355,6 +356,19 @@ static int mounted_ext2_driver(struct fsaudit *fa, const struct source *src)
 	return fa->ext2_driver >= 0 ? fa->ext2_driver : 1;
 }
 
+/* Does the kernel have fs/ext2 (rather than ext4 serving "ext2")?  The
+ * deprecation series lists it in /sys/fs/deprecated, a module shows in
+ * /sys/module.  A built-in ext2 driver on a kernel without the series is
+ * not visible cheaply (only in /proc/kallsyms, slow to read): use
+ * --ext2-driver=ext2 there. */
+static int has_ext2_driver(struct fsaudit *fa)
+{
+	if (fa->has_ext2_driver < 0)
+		fa->has_ext2_driver = fsa_path_exists(fa->sysroot, "/sys/fs/deprecated/ext2")
+				   || fsa_path_exists(fa->sysroot, "/sys/module/ext2");
+	return fa->has_ext2_driver;
+}
+
 /* ------------------------------------------------------------------ */
 
 struct result {
@@ -621,7 +635,7 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 	if (src->fstype)
 		env.ext2_driver = strcmp(src->fstype, "ext2") == 0 && mounted_ext2_driver(fa, src);
 	else
-		env.ext2_driver = fa->has_ext2_driver;
+		env.ext2_driver = has_ext2_driver(fa);
 
 	fsa_dev_init_fd(&dev, fd, size);
 	rc = pb->probe(&dev, &env, &r.info);
@@ -812,6 +826,7 @@ static void init_table(struct fsaudit *fa, int json, int raw, int pairs, int noh
 	scols_table_enable_json(fa->tb, json);
 	scols_table_enable_raw(fa->tb, raw);
 	scols_table_enable_export(fa->tb, pairs);
+	scols_table_enable_shellvar(fa->tb, pairs);
 	scols_table_enable_noheadings(fa->tb, noheadings);
 
 	for (i = 0; i < ncolumns; i++) {
@@ -858,6 +873,7 @@ int main(int argc, char **argv)
 		COL_SOURCE, COL_TARGET, COL_FSTYPE, COL_FORMAT, COL_TIME_MAX,
 		COL_VERDICT, COL_REMOVAL, COL_REMEDY
 	};
+	setlocale(LC_ALL, "");
 	for (ncolumns = 0; ncolumns < sizeof(defaults) / sizeof(defaults[0]); ncolumns++)
 		columns[ncolumns] = defaults[ncolumns];
 
@@ -897,9 +913,14 @@ int main(int argc, char **argv)
 		case 'h':
 			usage();
 		case 'V':
+#ifdef FSAUDIT_STATIC
+			printf("%s from fsdeprecate %s (static: libblkid %s, built-in mount table and output)\n",
+			       program_invocation_short_name, FSAUDIT_VERSION, BLKID_VERSION);
+#else
 			printf("%s from fsdeprecate %s (libblkid %s, libmount %s, libsmartcols %s)\n",
 			       program_invocation_short_name, FSAUDIT_VERSION,
 			       BLKID_VERSION, LIBMOUNT_VERSION, LIBSMARTCOLS_VERSION);
+#endif
 			return FSA_EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
@@ -915,11 +936,7 @@ int main(int argc, char **argv)
 		parse_columns(outarg);
 
 	fa.series = fsa_items_load(fa.sysroot);
-	if (fa.ext2_driver >= 0)
-		fa.has_ext2_driver = fa.ext2_driver;
-	else
-		fa.has_ext2_driver = fsa_path_exists(fa.sysroot, "/sys/fs/deprecated/ext2")
-				  || fsa_path_exists(fa.sysroot, "/sys/module/ext2");
+	fa.has_ext2_driver = fa.ext2_driver;	/* -1: find out when needed */
 
 	init_table(&fa, json, raw, pairs, noheadings);
 

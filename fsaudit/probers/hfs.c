@@ -85,9 +85,8 @@ static int probe_hfs(struct fsa_dev *dev, const struct fsa_env *env,
 		if (!be16toh(mdb->drNmAlBlks))
 			return fsa_nomatch(info, "no allocation blocks");
 		if (be16toh(mdb->drEmbedSigWord) == HFSPLUS_SUPER_MAGIC) {
-			uint64_t off = HFS_MDB_OFF + 0;	/* embedded volume */
-
-			off = (uint64_t) be16toh(mdb->drAlBlSt) * 512
+			/* the embedded volume starts at allocation block drEmbedStart */
+			uint64_t off = (uint64_t) be16toh(mdb->drAlBlSt) * 512
 			    + (uint64_t) be16toh(mdb->drEmbedStart) * bs + HFS_MDB_OFF;
 			vh = fsa_read_type(dev, off, struct hfsplus_vh);
 			if (!vh)

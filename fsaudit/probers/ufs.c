@@ -123,6 +123,8 @@ static int probe_ufs(struct fsa_dev *dev, const struct fsa_env *env,
 		fsa_note(info, "Linux looks for a UFS2 superblock at 64 KiB only (ufstype=ufs2): limits unknown; ");
 	}
 	fsa_note(info, "the limit depends on the ufstype= mount option; Debian builds UFS read-only");
+	if (info->has_limits && info->time_max <= FSA_S32_MAX)
+		fsa_remedy(info, "copy the data to a filesystem with 64-bit times (ext4, XFS, btrfs)");
 	return 0;
 }
 

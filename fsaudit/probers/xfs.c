@@ -143,9 +143,11 @@ static int probe_xfs(struct fsa_dev *dev, const struct fsa_env *env,
 	}
 	if (ci) {
 		info->items |= 1U << FSA_ITEM_XFS_ASCII_CI;
-		if (info->remedy[0])
-			fsa_remedy(info, "; ");
-		fsa_remedy(info, "ascii-ci: copy to a filesystem made without -n version=ci (file name lookups become case-sensitive)");
+		if (ver == XFS_SB_VERSION_4)
+			fsa_remedy(info, "; leave out -n version=ci (lookups become case-sensitive)");
+		else
+			fsa_remedy(info, "%scopy the data to a filesystem made without -n version=ci (lookups become case-sensitive)",
+				   info->remedy[0] ? "; ascii-ci: " : "");
 	}
 	return 0;
 }

@@ -425,6 +425,46 @@ else
 	skip "fsaudit.8 formats without warnings" "groff not installed"
 fi
 
+# ---------------------------------------------------------------- static build
+# fsaudit.static (libblkid.a + compat/ for libmount and libsmartcols) must
+# say exactly what the shared build says in JSON, raw and pairs output
+if make -s -C "$here" static >"$tmp/static.log" 2>&1 && [ -x "$here/fsaudit.static" ]; then
+	ok "make static builds fsaudit.static"
+	sbin=$here/fsaudit.static
+	: >"$tmp/sdiff"
+	for fmt in -J -r -P; do
+		"$bin" --sysroot "$empty" $fmt -o "$ALLCOLS" ./*.img >"$tmp/d.out" 2>&1
+		"$sbin" --sysroot "$empty" $fmt -o "$ALLCOLS" ./*.img >"$tmp/s.out" 2>&1
+		diff -u "$tmp/d.out" "$tmp/s.out" >>"$tmp/sdiff" 2>&1
+	done
+	[ ! -s "$tmp/sdiff" ]
+	check "static build: JSON, raw and pairs output identical to the shared build on every image" $? "$tmp/sdiff"
+	: >"$tmp/sdiff"
+	for args in "--sysroot $rA -F $fix/basic.mountinfo" "--sysroot $rC -F $fix/basic.mountinfo --all" \
+		"--sysroot $rB -F $fix/basic.mountinfo" "--sysroot $rA -F $fix/missing.mountinfo"; do
+		# shellcheck disable=SC2086
+		"$bin" $args -J -o "$ALLCOLS" >"$tmp/d.out" 2>&1; echo "rc=$?" >>"$tmp/d.out"
+		# shellcheck disable=SC2086
+		"$sbin" $args -J -o "$ALLCOLS" >"$tmp/s.out" 2>&1; echo "rc=$?" >>"$tmp/s.out"
+		sed -i 's/^fsaudit\.static:/fsaudit:/' "$tmp/s.out"
+		diff -u "$tmp/d.out" "$tmp/s.out" >>"$tmp/sdiff" 2>&1
+	done
+	[ ! -s "$tmp/sdiff" ]
+	check "static build: mount table fixtures give the same JSON and exit status" $? "$tmp/sdiff"
+	"$sbin" --sysroot "$empty" ext4-128.img >/dev/null 2>&1
+	[ $? = 1 ]
+	check "static build: exit status 1 for a filesystem at risk" $?
+	if command -v file >/dev/null; then
+		file "$sbin" | grep -q 'statically linked'
+		check "static build is statically linked" $?
+	else
+		ldd "$sbin" 2>&1 | grep -q 'not a dynamic executable'
+		check "static build is statically linked" $?
+	fi
+else
+	notok "make static builds fsaudit.static" "$tmp/static.log"
+fi
+
 # ---------------------------------------------------------------- sanitizers
 # the whole tool under ASan/UBSan on the corrupt and damaged images
 if [ "${FSAUDIT_NO_ASAN:-}" = "" ] && echo 'int main(void){return 0;}' | \
