@@ -739,11 +739,30 @@ static int read_devno(const char *dir, dev_t *devno)
 	return 0;
 }
 
+/* 0 for an empty device (no medium, unbound loop device), 1 otherwise */
+static int has_size(const char *dir)
+{
+	char path[PATH_MAX + 8], buf[32];
+	FILE *f;
+	int ok = 1;
+
+	snprintf(path, sizeof(path), "%s/size", dir);
+	f = fopen(path, "re");
+	if (!f)
+		return 1;
+	if (fgets(buf, sizeof(buf), f) && strtoull(buf, NULL, 10) == 0)
+		ok = 0;
+	fclose(f);
+	return ok;
+}
+
 static void audit_blockdev(struct fsaudit *fa, const char *sysdir, const char *name)
 {
 	struct source src = { 0 };
 	char devpath[PATH_MAX];
 
+	if (!has_size(sysdir))
+		return;
 	if (read_devno(sysdir, &src.devno) == 0 && seen(fa, src.devno))
 		return;
 	snprintf(devpath, sizeof(devpath), "/dev/%s", name);

@@ -211,6 +211,10 @@ static void print_export(struct libscols_table *tb, FILE *out)
 			export_name(tb, out, tb->cols[j]->name);
 			fputs("=\"", out);
 			for (; d && *d; d++) {
+				if ((unsigned char) *d < 0x20 || *d == 0x7f) {
+					fprintf(out, "\\x%02x", (unsigned char) *d);
+					continue;
+				}
 				if (*d == '"' || *d == '\\' || *d == '`' || *d == '$')
 					fputc('\\', out);
 				fputc(*d, out);
@@ -218,6 +222,26 @@ static void print_export(struct libscols_table *tb, FILE *out)
 			fputc('"', out);
 		}
 		fputc('\n', out);
+	}
+}
+
+/* control characters from untrusted images are printed as \xNN */
+static size_t safe_len(const char *s)
+{
+	size_t n = 0;
+
+	for (; *s; s++)
+		n += ((unsigned char) *s < 0x20 || *s == 0x7f) ? 4 : 1;
+	return n;
+}
+
+static void fputs_safe(FILE *out, const char *s)
+{
+	for (; *s; s++) {
+		if ((unsigned char) *s < 0x20 || *s == 0x7f)
+			fprintf(out, "\\x%02x", (unsigned char) *s);
+		else
+			fputc(*s, out);
 	}
 }
 
@@ -233,8 +257,8 @@ static void print_table(struct libscols_table *tb, FILE *out)
 		for (i = 0; i < tb->nlines; i++) {
 			const char *d = tb->lines[i]->data[j];
 
-			if (d && strlen(d) > w[j])
-				w[j] = strlen(d);
+			if (d && safe_len(d) > w[j])
+				w[j] = safe_len(d);
 		}
 	}
 	for (i = tb->noheadings ? 1 : 0; i <= tb->nlines; i++) {
@@ -255,11 +279,10 @@ static void print_table(struct libscols_table *tb, FILE *out)
 				continue;
 			}
 			if (right)
-				fprintf(out, "%*s", (int) w[j], d);
-			else if (last)
-				fputs(d, out);
-			else
-				fprintf(out, "%-*s", (int) w[j], d);
+				fprintf(out, "%*s", (int) (w[j] - safe_len(d)), "");
+			fputs_safe(out, d);
+			if (!right && !last)
+				fprintf(out, "%*s", (int) (w[j] - safe_len(d)), "");
 			if (!last)
 				fputc(' ', out);
 		}

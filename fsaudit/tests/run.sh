@@ -204,6 +204,8 @@ blk vdb 254:16 xfs-v5-nobig.img
 blk vdh 254:112 xfs-v4-ci.img
 blk vdi 254:128 zero.raw
 blk vdj 254:144 ext4-256.img
+blk sr0 11:0 no-medium		# empty drive: size 0, skipped, no error
+echo 0 >"$rC/sys/block/sr0/size"
 run_fsaudit "$tmp/out" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -o SOURCE,TARGET,FSTYPE,FORMAT,VERDICT
 compare "--all: mounted plus unmounted block devices with a filesystem" "$exp/mount-all.txt" "$tmp/out"
 
@@ -308,6 +310,16 @@ if [ $nskip = 0 ]; then
 else
 	skip "corrupt images" "some mkfs tools missing"
 fi
+
+# a label with a terminal escape sequence must not reach the terminal raw
+python3 "$here/tests/corrupt.py" ext4-256.img c-label set 1024+0x78 '<Q' 0x6d31335b1b41
+"$bin" --sysroot "$empty" -o SOURCE,LABEL c-label >"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -r -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -P -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -J -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+! grep -q "$(printf '\033')" "$tmp/out"
+check "hostile label: no raw control characters in table, raw, pairs or JSON output" $? "$tmp/out"
+rm -f c-label
 
 # random damage: every image, 25 copies with 16 random bytes each, cut to
 # the probed area; any exit status but 0/1 (or a signal) fails
