@@ -35,7 +35,8 @@ if [ $stock = 1 ]; then
 	src=build/linux-stock obj=build/kobj-stock-$flavour patches=()
 else
 	src=build/linux obj=build/kobj-$flavour
-	mapfile -t patches < <(ls kernel/patches/*.patch 2>/dev/null | sort)
+	# Every patch file but the cover letter (which carries no diff).
+	mapfile -t patches < <(grep -l '^diff ' kernel/patches/*.patch 2>/dev/null | sort)
 fi
 jobs=$(nproc)
 

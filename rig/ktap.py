@@ -51,6 +51,7 @@ class _Parser:
         """
         plan = None
         subtest_name = None
+        last = None         # the Result of the line just before, for a split "# SKIP"
         seen_version = False
         expect = 1
         diag = []
@@ -64,6 +65,22 @@ class _Parser:
                 self.i += 1
                 continue
             ind = _indent(raw)
+            line = raw.strip()
+            # Diagnostics belong to the innermost open block whatever their
+            # indentation (KUnit logs "# SKIP …" at column 0); only "# Subtest:"
+            # takes part in the nesting.
+            if line.startswith("#") and not _SUBTEST.match(line):
+                self.i += 1
+                # KUnit's debugfs log splits "ok 3 name # SKIP why" in two
+                # lines: a bare "# SKIP" right after a result belongs to it.
+                if re.match(r"#\s*SKIP\b", line) and last is not None and last.status == PASS:
+                    last.status = SKIP
+                    last.detail.append(line.lstrip("# ").rstrip())
+                    last = None
+                    continue
+                diag.append(line.lstrip("# ").rstrip())
+                continue
+            last = None
             if ind < indent:
                 break
             if ind > indent:
@@ -72,7 +89,6 @@ class _Parser:
                 pending = (n, ok, mark)
                 pending_name = pending_name or hint
                 continue
-            line = raw.strip()
             self.i += 1
             if _VERSION.match(line):
                 if seen_version and not top:
@@ -118,13 +134,11 @@ class _Parser:
                     if status == FAIL or not sub_ok:
                         all_ok = False
                 else:
-                    self.out.append(Result(full, status, diag))
+                    last = Result(full, status, diag)
+                    self.out.append(last)
                     if status == FAIL:
                         all_ok = False
                 diag, pending, pending_name = [], None, None
-                continue
-            if line.startswith("#"):
-                diag.append(line.lstrip("# ").rstrip())
                 continue
             self.fail(prefix + "(parser)", f"line {self.i}: not KTAP: {line[:120]!r}")
             all_ok = False

@@ -1,0 +1,31 @@
+# fsdeprecate: generic filesystem deprecation for Linux 6.12 LTS.
+#   make demo    set up, build the patched kernel, boot it on every image, show what it says
+#   make check   set up, build, run every test (host and guest); last line "N passed, N failed"
+# See README.md.
+PY ?= python3
+
+.PHONY: all setup demo check build bench-rig fuzz clean
+
+all: build
+
+setup:
+	@rig/setup.sh
+
+build: setup
+	@$(PY) rig/rig.py build
+	@if [ -f fsaudit/Makefile ]; then $(MAKE) -s -C fsaudit; fi
+
+demo: setup
+	@$(PY) rig/rig.py demo
+
+check: setup
+	@$(PY) rig/rig.py check
+
+bench-rig: setup
+	@rig/bench-rig.sh
+
+fuzz: setup
+	@$(MAKE) -C fsaudit fuzz
+
+clean:
+	rm -rf build

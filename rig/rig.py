@@ -1,0 +1,480 @@
+#!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0
+"""fsdeprecate QEMU rig.
+
+  rig.py check [GROUP…]     build what changed, run host suites and guest groups, report
+  rig.py run GROUP…         boot only these guest groups
+  rig.py demo               boot the demo group and show what the kernel says
+  rig.py build              kernel, images and initramfs only
+  rig.py boot GROUP [--cmdline ARGS] [--rtc DATE] [--images A,B]   one boot, console shown
+
+Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
+bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
+RIG_KERNEL_FLAVOUR / RIG_STOCK=1 select another kernel build (see rig/kernel.sh).
+"""
+
+import argparse
+import concurrent.futures
+import configparser
+import hashlib
+import os
+import re
+import shlex
+import shutil
+import subprocess
+import sys
+import time
+
+TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
+BUILD = os.path.join(TOP, "build")
+sys.path.insert(0, os.path.join(TOP, "rig"))
+import ktap  # noqa: E402
+
+CONSOLE_BAD = re.compile(
+    r"Kernel panic|Oops[:\s]|BUG:|kernel BUG at|WARNING:|general protection fault|"
+    r"Call Trace:|UBSAN:|KASAN:|kmemleak:.*unreferenced|possible recursive locking|"
+    r"possible circular locking|Unable to handle kernel")
+
+
+def log(msg):
+    print(f"rig: {msg}", file=sys.stderr, flush=True)
+
+
+def die(msg):
+    log(f"error: {msg}")
+    sys.exit(2)
+
+
+def sha(*parts):
+    h = hashlib.sha256()
+    for p in parts:
+        h.update(p if isinstance(p, bytes) else str(p).encode())
+        h.update(b"\0")
+    return h.hexdigest()[:16]
+
+
+def file_sha(path):
+    with open(path, "rb") as f:
+        return sha(f.read())
+
+
+def read(path, default=None):
+    try:
+        with open(path, errors="replace") as f:
+            return f.read()
+    except FileNotFoundError:
+        return default
+
+
+def write_if_changed(path, text):
+    if read(path) != text:
+        with open(path, "w") as f:
+            f.write(text)
+
+
+# ---------------------------------------------------------------- kernel
+
+def kernel():
+    """Build (or reuse) the kernel; returns (bzImage, obj dir)."""
+    cmd = [os.path.join(TOP, "rig", "kernel.sh")]
+    if os.environ.get("RIG_STOCK") == "1":
+        cmd.append("--stock")
+    flavour = os.environ.get("RIG_KERNEL_FLAVOUR")
+    if flavour:
+        cmd += ["--flavour", flavour] + sorted(
+            os.path.join(TOP, "kernel", "configs", flavour, f)
+            for f in os.listdir(os.path.join(TOP, "kernel", "configs", flavour)) if f.endswith(".config"))
+    r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
+    if r.returncode != 0:
+        die("kernel build failed (see above)")
+    bz = r.stdout.strip().splitlines()[-1]
+    return bz, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(bz))))
+
+
+# ---------------------------------------------------------------- images
+
+def image_recipes():
+    recipes = {}
+    for line in read(os.path.join(TOP, "rig", "images.conf")).splitlines():
+        line = line.strip()
+        if not line or line.startswith("#"):
+            continue
+        name, size, cmd = line.split(None, 2)
+        recipes[name] = (size, cmd)
+    return recipes
+
+
+def build_images(names):
+    recipes = image_recipes()
+    d = os.path.join(BUILD, "images")
+    os.makedirs(d, exist_ok=True)
+    paths = {}
+    for name in names:
+        if name not in recipes:
+            die(f"unknown image {name!r} (not in rig/images.conf)")
+        size, cmd = recipes[name]
+        img = os.path.join(d, name + ".img")
+        stamp = img + ".recipe"
+        recipe = f"{size} {cmd}\n"
+        if read(stamp) != recipe or not os.path.exists(img):
+            tmp = img + ".tmp"
+            if os.path.exists(tmp):
+                os.unlink(tmp)
+            subprocess.run(["truncate", "-s", size, tmp], check=True)
+            r = subprocess.run(["sh", "-c", cmd], env=dict(os.environ, IMG=tmp),
+                               stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+            if r.returncode != 0:
+                die(f"image {name}: `{cmd}` failed:\n{r.stdout}")
+            os.replace(tmp, img)
+            write_if_changed(stamp, recipe)
+        paths[name] = img
+    return paths
+
+
+# ---------------------------------------------------------------- initramfs
+
+def groups():
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.read(os.path.join(TOP, "tests", "groups.conf"))
+    out = {}
+    for name in cp.sections():
+        s = cp[name]
+        out[name] = {
+            "images": s.get("images", "").split(),
+            "cmdline": s.get("cmdline", ""),
+            "rtc": s.get("rtc", ""),
+            "timeout": int(s.get("timeout", "120")),
+            "selftest": s.get("selftest", ""),
+            "smp": int(s.get("smp", "1")),
+            "demo": s.getboolean("demo", False),
+        }
+    return out
+
+
+def selftest_dirs():
+    text = read(os.path.join(TOP, "tests", "selftests.conf"), "")
+    return [l.split("#")[0].strip() for l in text.splitlines() if l.split("#")[0].strip()]
+
+
+def build_selftests(src, obj, dest):
+    """Build the kselftests named in tests/selftests.conf from the patched tree, static."""
+    hdrs = os.path.join(obj, "usr-headers", "include")
+    for d in selftest_dirs():
+        sdir = os.path.join(src, "tools", "testing", "selftests", d)
+        if not os.path.isdir(sdir):
+            die(f"selftest directory {d} listed in tests/selftests.conf is not in the patched tree")
+        out = os.path.join(obj, "selftests", d)
+        os.makedirs(out, exist_ok=True)
+        r = subprocess.run(["make", "-s", "-C", sdir, f"OUTPUT={out}", "CC=gcc -static",
+                            f"KHDR_INCLUDES=-isystem {hdrs}", f"-j{os.cpu_count()}"],
+                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        if r.returncode != 0:
+            die(f"building selftests {d} failed:\n{r.stdout}")
+        for f in os.listdir(out):
+            p = os.path.join(out, f)
+            if os.path.isfile(p) and os.access(p, os.X_OK):
+                os.makedirs(os.path.join(dest, d), exist_ok=True)
+                shutil.copy2(p, os.path.join(dest, d, f))
+
+
+def build_guest_programs(obj, dest):
+    """Static C helpers in tests/guest/*.c, compiled against the guest kernel's UAPI."""
+    hdrs = os.path.join(obj, "usr-headers", "include")
+    cache = os.path.join(BUILD, "guest-bin")
+    os.makedirs(cache, exist_ok=True)
+    gdir = os.path.join(TOP, "tests", "guest")
+    for f in sorted(os.listdir(gdir)):
+        if not f.endswith(".c"):
+            continue
+        src = os.path.join(gdir, f)
+        key = sha(read(src), hdrs)
+        binp = os.path.join(cache, f[:-2] + "." + key)
+        if not os.path.exists(binp):
+            r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-isystem", hdrs,
+                                "-o", binp + ".tmp", src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                               text=True)
+            if r.returncode != 0:
+                die(f"compiling {f} failed:\n{r.stdout}")
+            os.replace(binp + ".tmp", binp)
+        shutil.copy2(binp, os.path.join(dest, f[:-2]))
+
+
+def build_initramfs(src, obj):
+    stage = os.path.join(BUILD, "initramfs.d")
+    shutil.rmtree(stage, ignore_errors=True)
+    for d in ("bin", "sbin", "dev", "proc", "sys", "tmp", "mnt", "tests", "tests/selftests"):
+        os.makedirs(os.path.join(stage, d))
+    busybox = shutil.which("busybox") or "/bin/busybox"
+    with open(busybox, "rb") as f:
+        if b"/lib64/ld-linux" in f.read(4096):
+            die(f"{busybox} is dynamically linked (install busybox-static)")
+    shutil.copy2(busybox, os.path.join(stage, "bin", "busybox"))
+    shutil.copy2(os.path.join(TOP, "tests", "guest", "init"), os.path.join(stage, "init"))
+    gdir = os.path.join(TOP, "tests", "guest")
+    for f in os.listdir(gdir):
+        if f.endswith(".sh"):
+            shutil.copy2(os.path.join(gdir, f), os.path.join(stage, "tests", f))
+    build_guest_programs(obj, os.path.join(stage, "tests"))
+    build_selftests(src, obj, os.path.join(stage, "tests", "selftests"))
+    for name, g in groups().items():
+        if g["selftest"]:
+            p = os.path.join(stage, "tests", name + ".sh")
+            with open(p, "w") as f:
+                f.write(f"#!/bin/sh\nexec /tests/selftests/{g['selftest']}\n")
+            os.chmod(p, 0o755)
+    # Content hash of the tree decides whether the archive is rewritten.
+    files = []
+    for root, _, fs in os.walk(stage):
+        for f in fs:
+            p = os.path.join(root, f)
+            files.append((os.path.relpath(p, stage), file_sha(p), os.stat(p).st_mode))
+    key = sha(sorted(files))
+    out = os.path.join(BUILD, "initramfs.cpio")
+    if read(out + ".stamp") != key or not os.path.exists(out):
+        names = subprocess.run(["find", "."], cwd=stage, stdout=subprocess.PIPE, check=True).stdout
+        with open(out + ".tmp", "wb") as f:
+            subprocess.run(["cpio", "--quiet", "-o", "-H", "newc", "--owner=0:0"], cwd=stage, input=names,
+                           stdout=f, check=True)
+        os.replace(out + ".tmp", out)
+        write_if_changed(out + ".stamp", key)
+    return out
+
+
+# ---------------------------------------------------------------- QEMU
+
+def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1):
+    append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=7", f"rig.group={group}"]
+    if images:
+        append.append("rig.images=" + ",".join(images))
+    append += shlex.split(cmdline)
+    cmd = ["qemu-system-x86_64", "-M", "pc", "-accel", accel,
+           "-cpu", "host" if accel == "kvm" else "max",
+           "-m", "512", "-smp", str(smp), "-nodefaults", "-no-user-config", "-display", "none",
+           "-no-reboot", "-bios", "/usr/share/qemu/qboot.rom",
+           "-kernel", bz, "-initrd", initrd, "-append", " ".join(append),
+           "-serial", f"file:{run_dir}/console.log",
+           "-serial", f"file:{run_dir}/results.ktap",
+           "-serial", f"file:{run_dir}/status"]
+    if rtc:
+        cmd += ["-rtc", f"base={rtc}"]
+    for p in images.values() if isinstance(images, dict) else []:
+        cmd += ["-drive", f"file={p},format=raw,if=virtio,snapshot=on"]
+    return cmd
+
+
+def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None):
+    """Boot once; returns dict(console, results, status, timed_out, seconds, run_dir)."""
+    run_dir = run_dir or os.path.join(BUILD, "runs", name)
+    shutil.rmtree(run_dir, ignore_errors=True)
+    os.makedirs(run_dir)
+    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp)
+    with open(os.path.join(run_dir, "qemu.cmd"), "w") as f:
+        f.write(shlex.join(cmd) + "\n")
+    t0 = time.monotonic()
+    p = subprocess.Popen(cmd, stdin=subprocess.DEVNULL, stdout=subprocess.PIPE, stderr=subprocess.STDOUT)
+    timed_out = False
+    first = None        # seconds from QEMU start to the first byte of results
+    results = os.path.join(run_dir, "results.ktap")
+    while p.poll() is None:
+        now = time.monotonic()
+        if first is None and os.path.exists(results) and os.path.getsize(results) > 0:
+            first = now - t0
+        if now - t0 > timeout:
+            p.kill()
+            timed_out = True
+            break
+        time.sleep(0.01)
+    qout = p.communicate()[0]
+    secs = time.monotonic() - t0
+    return {
+        "console": read(os.path.join(run_dir, "console.log"), ""),
+        "results": read(os.path.join(run_dir, "results.ktap"), ""),
+        "status": read(os.path.join(run_dir, "status"), ""),
+        "qemu": qout.decode(errors="replace"), "rc": p.returncode,
+        "timed_out": timed_out, "seconds": secs, "first_result": first, "run_dir": run_dir,
+    }
+
+
+def accelerator(bz, initrd):
+    forced = os.environ.get("RIG_ACCEL")
+    if forced:
+        if forced not in ("kvm", "tcg"):
+            die(f"RIG_ACCEL={forced!r}: use kvm or tcg")
+        return forced
+    if not os.access("/dev/kvm", os.R_OK | os.W_OK):
+        return "tcg"
+    cache = os.path.join(BUILD, "accel")
+    cached = read(cache, "").strip()
+    if cached in ("kvm", "tcg"):
+        return cached
+    # Bounded probe: a KVM guest must reach the end of init within 15 s
+    # (TCG needs ~2 s); on these machines KVM guests can hang forever.
+    r = boot("kvm", bz, initrd, "probe", {}, timeout=15, run_dir=os.path.join(BUILD, "runs", "kvm-probe"))
+    acc = "kvm" if "rig-exit 0" in r["status"] else "tcg"
+    why = "works" if acc == "kvm" else "no answer in 15 s" if r["timed_out"] else \
+        "failed: " + (r["qemu"].strip().splitlines() or ["no exit status"])[0]
+    log(f"KVM probe: {why} -> using {acc.upper()}")
+    write_if_changed(cache, acc + "\n")
+    return acc
+
+
+def judge(name, r):
+    """Turn one boot into results: the group's own KTAP plus boot/console checks."""
+    res = ktap.parse(r["results"].splitlines(), prefix=f"{name}: ")
+    console = r["console"]
+    tail = console.splitlines()[-25:]
+    m = re.search(r"rig-exit (\d+)", r["status"])
+    if r["timed_out"]:
+        res.append(ktap.Result(f"{name}: guest finished", ktap.FAIL,
+                               tail + [f"timeout after {r['seconds']:.0f} s (hang?)"]))
+    elif not m:
+        res.append(ktap.Result(f"{name}: guest finished", ktap.FAIL,
+                               tail + ["guest stopped without an exit status (panic or crash?)",
+                                       r["qemu"].strip()]))
+    else:
+        rc = int(m.group(1))
+        if rc != 0 and not any(x.status == ktap.FAIL for x in res):
+            res.append(ktap.Result(f"{name}: guest finished", ktap.FAIL,
+                                   tail + [f"test script exited {rc} although no result failed"]))
+        else:
+            res.append(ktap.Result(f"{name}: guest finished", ktap.PASS))
+    bad = [l for l in console.splitlines() if CONSOLE_BAD.search(l)]
+    if bad:
+        idx = console.splitlines().index(bad[0])
+        ctx = console.splitlines()[max(0, idx - 3): idx + 20]
+        res.append(ktap.Result(f"{name}: kernel log clean", ktap.FAIL,
+                               ctx + [f"{len(bad)} line(s) like: {bad[0].strip()}"]))
+    else:
+        res.append(ktap.Result(f"{name}: kernel log clean", ktap.PASS))
+    if any(x.status == ktap.FAIL for x in res):
+        res[-1].detail.append(f"logs kept in {os.path.relpath(r['run_dir'], TOP)}/")
+    return res
+
+
+def run_groups(names, bz, initrd, allgroups):
+    images = build_images(sorted({i for n in names for i in allgroups[n]["images"]}))
+    accel = accelerator(bz, initrd)
+    jobs = int(os.environ.get("RIG_JOBS", os.cpu_count() or 1))
+
+    def one(n):
+        g = allgroups[n]
+        imgs = {i: images[i] for i in g["images"]}
+        r = boot(accel, bz, initrd, n, imgs, g["cmdline"], g["rtc"], g["timeout"], g["smp"])
+        return judge(n, r), r
+
+    results = []
+    with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
+        for res, r in ex.map(one, names):
+            results += res
+    return results, accel
+
+
+# ---------------------------------------------------------------- host suites
+
+def host_suites():
+    suites = [("parser", [sys.executable, os.path.join(TOP, "tests", "parser", "run.py")])]
+    if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
+        suites.append(("fsaudit", ["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "check"]))
+    return suites
+
+
+def run_host_suites():
+    results = []
+    for name, cmd in host_suites():
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        res = ktap.parse(r.stdout.splitlines(), prefix=f"{name}: ")
+        if r.returncode != 0 and not any(x.status == ktap.FAIL for x in res):
+            res.append(ktap.Result(f"{name}: exit status", ktap.FAIL,
+                                   r.stderr.splitlines()[-10:] + [f"exited {r.returncode}"]))
+        results += res
+    return results
+
+
+# ---------------------------------------------------------------- commands
+
+def prepare():
+    bz, obj = kernel()
+    src = os.path.join(BUILD, "linux-stock" if os.environ.get("RIG_STOCK") == "1" else "linux")
+    initrd = build_initramfs(src, obj)
+    return bz, initrd
+
+
+def cmd_check(args):
+    allg = groups()
+    names = args.groups or [n for n in allg if not allg[n]["demo"]]
+    for n in names:
+        if n not in allg:
+            die(f"unknown group {n!r}; groups: {', '.join(allg)}")
+    results = [] if args.groups else run_host_suites()
+    bz, initrd = prepare()
+    gres, accel = run_groups(names, bz, initrd, allg)
+    results += gres
+    ktap.report(results)
+    print(f"(guest accelerator: {accel})", file=sys.stderr)
+    print(ktap.summary(results))
+    return 1 if any(r.status == ktap.FAIL for r in results) else 0
+
+
+def cmd_demo(args):
+    allg = groups()
+    demo = [n for n in allg if allg[n]["demo"]]
+    if not demo:
+        die("no group with demo = yes in tests/groups.conf")
+    bz, initrd = prepare()
+    res, accel = run_groups(demo, bz, initrd, allg)
+    for n in demo:
+        print(f"==== {n}: kernel log of the guest ({accel.upper()}) ====")
+        for line in read(os.path.join(BUILD, "runs", n, "console.log"), "").splitlines():
+            if "rig-demo" in line or re.search(r"deprecat|timestamps until|EUCLEAN|mount", line, re.I):
+                print(re.sub(r"^\[\s*[\d.]+\] ", "", line))
+        print(f"==== {n}: guest output ====")
+        print(read(os.path.join(BUILD, "runs", n, "results.ktap"), ""))
+    ktap.report(res)
+    print(ktap.summary(res))
+    return 1 if any(r.status == ktap.FAIL for r in res) else 0
+
+
+def cmd_boot(args):
+    allg = groups()
+    bz, initrd = prepare()
+    g = allg.get(args.group, {"images": [], "cmdline": "", "rtc": "", "timeout": 120, "smp": 1})
+    names = args.images.split(",") if args.images else g["images"]
+    imgs = build_images(names)
+    accel = accelerator(bz, initrd)
+    r = boot(accel, bz, initrd, args.group, {n: imgs[n] for n in names},
+             (g["cmdline"] + " " + (args.cmdline or "")).strip(), args.rtc or g["rtc"], g["timeout"], g["smp"])
+    sys.stdout.write(r["console"])
+    print("---- results channel ----")
+    sys.stdout.write(r["results"])
+    first = f"{r['first_result']:.2f} s" if r["first_result"] is not None else "never"
+    print(f"---- status: {r['status'].strip() or '(none)'} ({r['seconds']:.1f} s, first result after {first},"
+          f" {accel})")
+    res = judge(args.group, r)
+    ktap.report(res)
+    print(ktap.summary(res))
+    return 1 if any(x.status == ktap.FAIL for x in res) else 0
+
+
+def main():
+    ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    p = sub.add_parser("check")
+    p.add_argument("groups", nargs="*")
+    p.set_defaults(fn=cmd_check)
+    p = sub.add_parser("run")
+    p.add_argument("groups", nargs="+")
+    p.set_defaults(fn=cmd_check)
+    sub.add_parser("demo").set_defaults(fn=cmd_demo)
+    sub.add_parser("build").set_defaults(fn=lambda a: (prepare(), 0)[1])
+    p = sub.add_parser("boot")
+    p.add_argument("group")
+    p.add_argument("--cmdline")
+    p.add_argument("--rtc")
+    p.add_argument("--images")
+    p.set_defaults(fn=cmd_boot)
+    args = ap.parse_args()
+    sys.exit(args.fn(args))
+
+
+if __name__ == "__main__":
+    main()

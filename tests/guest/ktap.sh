@@ -1,0 +1,17 @@
+# KTAP helpers for guest shell tests (busybox sh).  Source it, call
+# ktap_plan N, then ok/not_ok/skip per test; ktap_done checks the count.
+KTAP_N=0
+KTAP_FAILED=0
+ktap_plan() { KTAP_PLAN=$1; echo "KTAP version 1"; echo "1..$1"; }
+ktap_ok() { KTAP_N=$((KTAP_N + 1)); echo "ok $KTAP_N $*"; }
+ktap_fail() { KTAP_N=$((KTAP_N + 1)); KTAP_FAILED=1; echo "not ok $KTAP_N $*"; }
+ktap_skip() { KTAP_N=$((KTAP_N + 1)); r=$1; shift; echo "ok $KTAP_N $* # SKIP $r"; }
+ktap_diag() { echo "$*" | sed 's/^/# /'; }
+# ktap_check NAME CMD…: ok if CMD succeeds.
+ktap_check() { n=$1; shift; if "$@"; then ktap_ok "$n"; else ktap_fail "$n"; fi; }
+ktap_done() { return $KTAP_FAILED; }
+
+# kmsg_mark / kmsg_since: kernel log lines printed after the mark (no
+# timestamps).  Uses the record count so it works without dmesg -c.
+kmsg_mark() { KMSG_MARK=$(dmesg | wc -l); }
+kmsg_since() { dmesg | tail -n +$((KMSG_MARK + 1)) | sed 's/^\[[ 0-9.]*\] //'; }
