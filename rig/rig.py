@@ -243,7 +243,7 @@ def build_initramfs(src, obj):
 # ---------------------------------------------------------------- QEMU
 
 def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1):
-    append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=7", f"rig.group={group}"]
+    append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=5", f"rig.group={group}"]
     if images:
         append.append("rig.images=" + ",".join(images))
     append += shlex.split(cmdline)
