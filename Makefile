@@ -4,7 +4,7 @@
 # See README.md.
 PY ?= python3
 
-.PHONY: all setup demo check build bench-rig fuzz clean
+.PHONY: all setup demo check build bench-rig bench-kernel fuzz clean
 
 all: build
 
@@ -20,6 +20,9 @@ demo: setup
 
 check: setup
 	@$(PY) rig/rig.py check
+
+bench-kernel: setup
+	@rig/bench-kernel.sh
 
 bench-rig: setup
 	@rig/bench-rig.sh

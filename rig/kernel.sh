@@ -83,8 +83,12 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 				bad=1
 			fi
 		elif [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
+			sym=${BASH_REMATCH[1]}
+			if [ $stock = 1 ] && ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$src"; then
+				continue	# added by the series: absent from the stock tree
+			fi
 			if ! grep -qxF "$line" "$obj/.config"; then
-				got=$(grep -E "^(# )?${BASH_REMATCH[1]}[= ]" "$obj/.config" || echo "absent")
+				got=$(grep -E "^(# )?$sym[= ]" "$obj/.config" || echo "absent")
 				echo "rig/kernel: config: wanted $line, got: $got" >&2
 				bad=1
 			fi

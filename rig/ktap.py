@@ -195,7 +195,7 @@ def report(results, out=sys.stdout, verbose_fail=True):
             extra = f"  ({r.detail[-1]})"
         print(f"{tag}  {r.name}{extra}", file=out)
         if r.status == FAIL and verbose_fail:
-            for d in r.detail[-8:]:
+            for d in r.detail[-16:]:
                 print(f"        {d}", file=out)
 
 

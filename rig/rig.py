@@ -146,8 +146,11 @@ def groups():
             "timeout": int(s.get("timeout", "120")),
             "selftest": s.get("selftest", ""),
             "smp": int(s.get("smp", "1")),
-            "demo": s.getboolean("demo", False),
+            "kind": s.get("kind", "check"),
+            "icount": s.getboolean("icount", False),
         }
+        if out[name]["kind"] not in ("check", "demo", "bench"):
+            die(f"tests/groups.conf [{name}]: kind must be check, demo or bench")
     return out
 
 
@@ -242,7 +245,7 @@ def build_initramfs(src, obj):
 
 # ---------------------------------------------------------------- QEMU
 
-def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1):
+def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1, icount=False):
     append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=5", f"rig.group={group}"]
     if images:
         append.append("rig.images=" + ",".join(images))
@@ -257,17 +260,22 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
            "-serial", f"file:{run_dir}/status"]
     if rtc:
         cmd += ["-rtc", f"base={rtc}"]
+    if icount:
+        # Deterministic benchmark boots: guest time follows instructions executed.
+        cmd[cmd.index("-accel") + 1] = "tcg"
+        cmd[cmd.index("-cpu") + 1] = "max"
+        cmd += ["-icount", "shift=0,sleep=off"]
     for p in images.values() if isinstance(images, dict) else []:
         cmd += ["-drive", f"file={p},format=raw,if=virtio,snapshot=on"]
     return cmd
 
 
-def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None):
+def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None, icount=False):
     """Boot once; returns dict(console, results, status, timed_out, seconds, run_dir)."""
     run_dir = run_dir or os.path.join(BUILD, "runs", name)
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(run_dir)
-    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp)
+    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp, icount)
     with open(os.path.join(run_dir, "qemu.cmd"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
     t0 = time.monotonic()
@@ -343,7 +351,7 @@ def judge(name, r):
         idx = console.splitlines().index(bad[0])
         ctx = console.splitlines()[max(0, idx - 3): idx + 20]
         res.append(ktap.Result(f"{name}: kernel log clean", ktap.FAIL,
-                               ctx + [f"{len(bad)} line(s) like: {bad[0].strip()}"]))
+                               [f"{len(bad)} bad line(s), first: {bad[0].strip()}", "context:"] + ctx[:14]))
     else:
         res.append(ktap.Result(f"{name}: kernel log clean", ktap.PASS))
     if any(x.status == ktap.FAIL for x in res):
@@ -351,7 +359,7 @@ def judge(name, r):
     return res
 
 
-def run_groups(names, bz, initrd, allgroups):
+def run_groups(names, bz, initrd, allgroups, run_tag=""):
     images = build_images(sorted({i for n in names for i in allgroups[n]["images"]}))
     accel = accelerator(bz, initrd)
     jobs = int(os.environ.get("RIG_JOBS", os.cpu_count() or 1))
@@ -359,7 +367,8 @@ def run_groups(names, bz, initrd, allgroups):
     def one(n):
         g = allgroups[n]
         imgs = {i: images[i] for i in g["images"]}
-        r = boot(accel, bz, initrd, n, imgs, g["cmdline"], g["rtc"], g["timeout"], g["smp"])
+        r = boot(accel, bz, initrd, n, imgs, g["cmdline"], g["rtc"], g["timeout"], g["smp"],
+                 run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"])
         return judge(n, r), r
 
     results = []
@@ -401,7 +410,7 @@ def prepare():
 
 def cmd_check(args):
     allg = groups()
-    names = args.groups or [n for n in allg if not allg[n]["demo"]]
+    names = args.groups or [n for n in allg if allg[n]["kind"] == "check"]
     for n in names:
         if n not in allg:
             die(f"unknown group {n!r}; groups: {', '.join(allg)}")
@@ -417,9 +426,9 @@ def cmd_check(args):
 
 def cmd_demo(args):
     allg = groups()
-    demo = [n for n in allg if allg[n]["demo"]]
+    demo = [n for n in allg if allg[n]["kind"] == "demo"]
     if not demo:
-        die("no group with demo = yes in tests/groups.conf")
+        die("no group with kind = demo in tests/groups.conf")
     bz, initrd = prepare()
     res, accel = run_groups(demo, bz, initrd, allg)
     for n in demo:
@@ -432,6 +441,27 @@ def cmd_demo(args):
     ktap.report(res)
     print(ktap.summary(res))
     return 1 if any(r.status == ktap.FAIL for r in res) else 0
+
+
+def cmd_bench(args):
+    """Run the bench groups; print "bench NAME ns_per_cycle R1 R2 …" per benchmark."""
+    allg = groups()
+    names = args.groups or [n for n in allg if allg[n]["kind"] == "bench"]
+    bz, initrd = prepare()
+    tag = "stock-" if os.environ.get("RIG_STOCK") == "1" else "series-"
+    res, _ = run_groups(names, bz, initrd, allg, run_tag=tag)
+    failed = [r for r in res if r.status == ktap.FAIL]
+    if failed:
+        ktap.report(failed)
+        return 1
+    rounds = {}
+    for n in names:
+        text = read(os.path.join(BUILD, "runs", tag + n, "results.ktap"), "")
+        for m in re.finditer(r"^# bench (\S+) round \d+ ns_per_cycle (\d+)$", text, re.M):
+            rounds.setdefault(m.group(1), []).append(int(m.group(2)))
+    for b, v in rounds.items():
+        print(f"bench {b} ns_per_cycle " + " ".join(map(str, v)))
+    return 0
 
 
 def cmd_boot(args):
@@ -466,6 +496,9 @@ def main():
     p.set_defaults(fn=cmd_check)
     sub.add_parser("demo").set_defaults(fn=cmd_demo)
     sub.add_parser("build").set_defaults(fn=lambda a: (prepare(), 0)[1])
+    p = sub.add_parser("bench")
+    p.add_argument("groups", nargs="*")
+    p.set_defaults(fn=cmd_bench)
     p = sub.add_parser("boot")
     p.add_argument("group")
     p.add_argument("--cmdline")

@@ -1,0 +1,22 @@
+#!/bin/bash
+# Kernel cost of the series (a benchmark, not a test): the bench groups of
+# tests/groups.conf booted with QEMU -icount shift=0,sleep=off (guest time
+# follows instructions executed, so rounds repeat within ~0.2%) on the kernel
+# with the series and on the same config without it; prints medians and ratios.
+# Also prints scripts/bloat-o-meter for vmlinux.
+set -euo pipefail
+top=$(cd "$(dirname "$0")/.." && pwd)
+cd "$top"
+series=$(python3 rig/rig.py bench "$@")
+stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@")
+median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
+printf "%-12s %14s %14s %8s   rounds(series) / rounds(stock)\n" bench "series ns/cyc" "stock ns/cyc" ratio
+while read -r _ name _ vals; do
+	s=$(echo "$vals" | median)
+	svals=$(echo "$stock" | awk -v n="$name" '$2 == n { $1 = $2 = $3 = ""; print }')
+	k=$(echo "$svals" | median)
+	printf "%-12s %14d %14d %8.4f   %s / %s\n" "$name" "$s" "$k" "$(echo "$s / $k" | bc -l)" "$vals" "$(echo $svals)"
+done <<< "$series"
+echo
+echo "vmlinux size, series vs stock (scripts/bloat-o-meter):"
+build/linux/scripts/bloat-o-meter build/kobj-stock-default/vmlinux build/kobj-default/vmlinux | sed -n '1p;$p'

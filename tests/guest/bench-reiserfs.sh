@@ -1,0 +1,13 @@
+#!/bin/sh
+# Cost of mounting deprecated images (the warning path): 300 cycles x 5 rounds each.
+echo "KTAP version 1"
+echo "1..2"
+n=0
+for spec in "reiserfs36 reiserfs" "xfs-v4 xfs"; do
+	set -- $spec
+	n=$((n + 1))
+	out=$(/tests/mountloop "$1" "$2" "/dev/img/$1" /mnt 300 5 ro)
+	rc=$?
+	echo "$out" | grep '^#'
+	if [ $rc = 0 ]; then echo "ok $n bench $1"; else echo "not ok $n bench $1"; fi
+done
