@@ -114,6 +114,10 @@ static inline int fsa_is_power_of_2(uint64_t x)
 	return x && !(x & (x - 1));
 }
 
+/* limits from the mounted type and options alone (probers/bytype.c):
+ * 0 when the type needs no superblock to be assessed, 1 otherwise */
+int fsa_limits_by_type(const char *fstype, const char *options, struct fsa_info *info);
+
 /* prober registry */
 typedef int (*fsa_probe_fn)(struct fsa_dev *dev, const struct fsa_env *env,
 			    struct fsa_info *info);

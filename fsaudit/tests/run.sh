@@ -377,9 +377,25 @@ if [ "$(id -u)" = 0 ] && command -v setpriv >/dev/null; then
 	[ $rc = 2 ] && grep -q 'Permission denied' "$tmp/out"
 	check "unprivileged user on an unreadable image: exit 2 (exit $rc)" $? "$tmp/out"
 	chmod 644 ext4-128.img
+	# mounted filesystems on devices the user may not read
+	rD=$tmp/rootD
+	mkdir -p "$rD/dev" "$tmp/priv"
+	for i in btrfs vfat16 ext4-128 reiserfs-3.6; do
+		cp --sparse=always "$i.img" "$tmp/priv/$i.img"; chmod 600 "$tmp/priv/$i.img"
+	done
+	ln -s ../../priv/ext4-128.img "$rD/dev/vda1"
+	ln -s ../../priv/reiserfs-3.6.img "$rD/dev/vdc"
+	ln -s ../../priv/vfat16.img "$rD/dev/vde"
+	ln -s ../../priv/btrfs.img "$rD/dev/vdf"
+	grep -E ' /dev/(vda1|vdc|vde|vdf) ' "$fix/basic.mountinfo" >"$tmp/priv.mountinfo"
+	chmod 755 "$tmp/priv" "$rD" "$rD/dev"; chmod 644 "$tmp/priv.mountinfo"
+	asuser "$bin" --sysroot "$rD" -F "$tmp/priv.mountinfo" -o SOURCE,FSTYPE,TIME-MAX,VERDICT,NOTES >"$tmp/out" 2>&1
+	echo "rc=$?" >>"$tmp/out"
+	compare "unprivileged, mounted: type-only limits where the superblock is not needed" "$exp/mount-unreadable.txt" "$tmp/out"
 else
 	skip "unprivileged user on a readable image" "needs root and setpriv"
 	skip "unprivileged user on an unreadable image" "needs root and setpriv"
+	skip "unprivileged, mounted: type-only limits" "needs root and setpriv"
 fi
 
 # ---------------------------------------------------------------- exit status and options
