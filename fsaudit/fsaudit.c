@@ -379,6 +379,7 @@ struct result {
 	int verdict;
 	char notes[PATH_MAX + 600];
 	int error;		/* errno when the source could not be read */
+	int nosig;		/* libblkid found no signature at all */
 };
 
 static void add_line(struct fsaudit *fa, const struct source *src, struct result *r)
@@ -572,9 +573,40 @@ static int identify(struct result *r, blkid_probe pr)
 	if (pttype)
 		snprintf(r->notes, sizeof(r->notes),
 			 "no filesystem: %s partition table; name a partition", pttype);
-	else
+	else {
 		snprintf(r->notes, sizeof(r->notes), "no filesystem signature found");
+		r->nosig = 1;
+	}
 	return 1;
+}
+
+/* libblkid found nothing: try the probers for types it may not know
+ * (e.g. gfs2 format 1802).  1 when one matches (r->fstype set). */
+static int fallback(struct result *r, int fd, uint64_t size)
+{
+	struct fsa_env env = { 0 };
+	struct fsa_info info;
+	struct fsa_dev dev;
+	size_t i;
+
+	for (i = 0; fsa_probers[i]; i++) {
+		const struct fsa_prober *pb = fsa_probers[i];
+		int rc;
+
+		if (!pb->fallback)
+			continue;
+		fsa_info_init(&info);
+		fsa_dev_init_fd(&dev, fd, size);
+		rc = pb->probe(&dev, &env, &info);
+		fsa_dev_reset(&dev);
+		if (rc == 0) {
+			snprintf(r->fstype_buf, sizeof(r->fstype_buf), "%s", pb->types[0]);
+			r->fstype = r->fstype_buf;
+			r->notes[0] = '\0';
+			return 1;
+		}
+	}
+	return 0;
 }
 
 /* Probe one source and add its line.  @quiet_nofs: skip sources without
@@ -613,13 +645,13 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 			r.error = -rc;
 			goto failed;
 		}
-		if (rc == 1) {
+		fd = blkid_probe_get_fd(pr);
+		size = (uint64_t) blkid_probe_get_size(pr);
+		if (rc == 1 && !(r.nosig && fallback(&r, fd, size))) {
 			if (quiet_nofs)
 				goto skip;
 			goto out;
 		}
-		fd = blkid_probe_get_fd(pr);
-		size = (uint64_t) blkid_probe_get_size(pr);
 	}
 
 	pb = fsa_prober_for_type(r.fstype);
@@ -650,7 +682,9 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 	} else {
 		r.have_info = 1;
 		r.verdict = compute_verdict(&r);
-		snprintf(r.notes, sizeof(r.notes), "%s", r.info.notes);
+		snprintf(r.notes, sizeof(r.notes), "%s%s%s", r.info.notes,
+			 r.nosig && r.info.notes[0] ? "; " : "",
+			 r.nosig ? "libblkid does not recognise it" : "");
 		if (!r.info.has_limits && !r.info.no_times && !r.notes[0])
 			snprintf(r.notes, sizeof(r.notes), "limits unknown");
 	}

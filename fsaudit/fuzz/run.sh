@@ -28,7 +28,8 @@ seeds_for() {
 }
 max_len_for() {
 	case $1 in
-	reiserfs|btrfs) echo 70000 ;;
+	reiserfs|btrfs|gfs2) echo 70000 ;;
+	ocfs2) echo 12288 ;;
 	jfs) echo 40960 ;;
 	udf|iso9660) echo 100000 ;;
 	ufs) echo 264000 ;;
@@ -40,7 +41,7 @@ fail=0
 total=0
 printf '%-10s %12s %8s %s\n' PROBER EXECS CRASHES SECONDS
 for p in "$@"; do
-	corpus=$work/corpus-$p
+	corpus=$work/corpus-$p.$$	# per run: concurrent runs must not share it
 	rm -rf "$corpus"; mkdir -p "$corpus"
 	ml=$(max_len_for "$p")
 	for pat in $(seeds_for "$p"); do
@@ -61,6 +62,7 @@ for p in "$@"; do
 	printf '%-10s %12s %8s %s\n' "$p" "${execs:-?}" "$crashes" $((end - start))
 	[ $rc -ne 0 ] && tail -20 "$log"
 	total=$((total + ${execs:-0}))
+	rm -rf "$corpus"
 done
 echo "total executions: $total"
 exit $fail

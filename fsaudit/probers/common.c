@@ -219,6 +219,7 @@ const struct fsa_prober *const fsa_probers[] = {
 	&jfs_prober, &nilfs2_prober, &udf_prober, &iso9660_prober,
 	&squashfs_prober, &ntfs_prober, &hfs_prober, &bfs_prober,
 	&cramfs_prober, &romfs_prober, &erofs_prober, &ufs_prober,
+	&ocfs2_prober, &gfs2_prober,
 	NULL
 };
 

@@ -125,6 +125,7 @@ struct fsa_prober {
 	const char *name;		/* family, also the fuzz target name */
 	const char *const *types;	/* libblkid TYPE values it handles */
 	fsa_probe_fn probe;
+	unsigned int fallback:1;	/* also tried when libblkid finds nothing */
 };
 
 extern const struct fsa_prober *const fsa_probers[];
@@ -154,5 +155,7 @@ FSA_DECLARE_PROBER(cramfs);
 FSA_DECLARE_PROBER(romfs);
 FSA_DECLARE_PROBER(erofs);
 FSA_DECLARE_PROBER(ufs);
+FSA_DECLARE_PROBER(ocfs2);
+FSA_DECLARE_PROBER(gfs2);
 
 #endif /* FSAUDIT_PROBER_H */

@@ -68,6 +68,10 @@ mk romfs         -  genromfs  sh -c "genromfs -f romfs.img -d src -V FSAUDIT && 
 mk erofs         -  mkfs.erofs mkfs.erofs -T 1000000000 -U 00000000-0000-0000-0000-00000000000a erofs.img src
 mk ufs1          -  makefs    makefs -t ffs -o version=1 -s 1m -T 1000000000 ufs1.img src
 mk ufs2          -  makefs    makefs -t ffs -o version=2 -s 1m -T 1000000000 ufs2.img src
+mk ocfs2        64M mkfs.ocfs2 mkfs.ocfs2 -F -q -M local -U 00000000-0000-0000-0000-00000000000b ocfs2.img
+mk gfs2         16M mkfs.gfs2 mkfs.gfs2 -O -p lock_nolock -U 00000000-0000-0000-0000-00000000000c gfs2.img
+mk reiserfs-3.6-std 34M mkreiserfs mkreiserfs -q -f -f -u 00000000-0000-0000-0000-00000000000e reiserfs-3.6-std.img
+mk reiserfs-3.5-std 34M mkreiserfs mkreiserfs -q -f -f --format 3.5 reiserfs-3.5-std.img
 # libblkid knows it, fsaudit has no limits for it: "limits unknown"
 mk swap        256K mkswap    mkswap -U 00000000-0000-0000-0000-00000000000d -L SWAP swap.img
 exit 0

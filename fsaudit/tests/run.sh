@@ -305,6 +305,13 @@ ccase erofs-blocks0 erofs.img erofs set 1024+0x24 '<I' 0
 ccase ufs-bsize ufs1.img ufs set 8192+48 '<I' 100
 ccase ufs-ncg0 ufs1.img ufs set 8192+44 '<I' 0
 ccase ufs-fsize ufs1.img ufs set 8192+52 '<I' 0
+ccase ocfs2-bits ocfs2.img ocfs2 set 2048+0xF8 '<I' 12
+ccase ocfs2-cbits ocfs2.img ocfs2 set 2048+0xFC '<I' 40
+ccase ocfs2-sig ocfs2.img ocfs2 zero 2048 8
+ccase gfs2-format gfs2.img gfs2 set 65536+0x18 '>I' 1803
+ccase gfs2-bsize gfs2.img gfs2 set 65536+0x24 '>I' 1000
+ccase gfs2-trunc gfs2.img gfs2 trunc 65560
+ccase reiserfs36-std-bsize reiserfs-3.6-std.img reiserfs set 65536+0x2C '<H' 3
 if [ $nskip = 0 ]; then
 	compare "corrupt images: truncated, zeroed and hostile fields give unknown, never a crash" "$exp/corrupt.txt" "$tmp/corrupt.out"
 else
@@ -358,6 +365,9 @@ flips cramfs.img cramfs 4096
 flips romfs.img romfs 4096
 flips erofs.img erofs 4096
 flips ufs1.img ufs 16384
+flips ocfs2.img ocfs2 12288
+flips gfs2.img gfs2 70000
+flips reiserfs-3.6-std.img reiserfs 70000
 
 # ---------------------------------------------------------------- read-only
 md5sum ./*.img >"$tmp/md5.after" 2>/dev/null
