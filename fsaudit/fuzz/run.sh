@@ -7,10 +7,12 @@ runs=$1; shift
 here=$(pwd)
 work=$here/build/fuzz-work
 mkdir -p "$work"
-if [ ! -f "$work/images/.done" ]; then
+# seed images, remade when tests/mkimages.sh changes
+stamp=$(md5sum tests/mkimages.sh | cut -d' ' -f1)
+if [ "$(cat "$work/images/.done" 2>/dev/null)" != "$stamp" ]; then
 	rm -rf "$work/images"
 	./tests/mkimages.sh "$work/images" >/dev/null || exit 2
-	touch "$work/images/.done"
+	echo "$stamp" >"$work/images/.done"
 fi
 
 # prober -> images (by name prefix) and the longest input worth trying
@@ -39,7 +41,7 @@ max_len_for() {
 
 fail=0
 total=0
-printf '%-10s %12s %8s %s\n' PROBER EXECS CRASHES SECONDS
+printf '%-10s %6s %12s %8s %s\n' PROBER SEEDS EXECS CRASHES SECONDS
 for p in "$@"; do
 	corpus=$work/corpus-$p.$$	# per run: concurrent runs must not share it
 	rm -rf "$corpus"; mkdir -p "$corpus"
@@ -51,6 +53,7 @@ for p in "$@"; do
 		done
 	done
 	log=$work/$p.log
+	nseeds=$(ls "$corpus" | wc -l)
 	start=$(date +%s)
 	(cd "$work" && "$here/build/fuzz-$p" -runs="$runs" -max_len="$ml" -rss_limit_mb=2048 \
 		-print_final_stats=1 -artifact_prefix="$work/crash-$p-" "$corpus") >"$log" 2>&1
@@ -59,7 +62,7 @@ for p in "$@"; do
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)
 	crashes=0
 	if [ $rc -ne 0 ]; then crashes=1; fail=1; fi
-	printf '%-10s %12s %8s %s\n' "$p" "${execs:-?}" "$crashes" $((end - start))
+	printf '%-10s %6s %12s %8s %s\n' "$p" "$nseeds" "${execs:-?}" "$crashes" $((end - start))
 	[ $rc -ne 0 ] && tail -20 "$log"
 	total=$((total + ${execs:-0}))
 	rm -rf "$corpus"
