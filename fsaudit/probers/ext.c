@@ -5,8 +5,9 @@
  * driver's ext2_fill_super() in Linux 6.12:
  *   rev >= 1, s_inode_size >= 144 (256, 512, ...): S32_MIN .. 0x37FFFFFFF
  *   rev >= 1, s_inode_size == 128:                 S32_MIN .. S32_MAX
- *   rev 0 (inodes are 128 bytes): no VFS limit in stock 6.12, the value
- *       wraps mod 2^32 on disk; the deprecation series clamps at S32_MAX
+ *   rev 0 (inodes are 128 bytes): S32_MIN .. S32_MAX on disk; stock 6.12
+ *       sets no VFS limit and the value wraps mod 2^32, the deprecation
+ *       series clamps at S32_MAX (reported as s_time_max)
  *   ext2 driver (fs/ext2), any revision:           S32_MIN .. S32_MAX
  */
 #include <errno.h>
@@ -192,11 +193,13 @@ static int probe_ext(struct fsa_dev *dev, const struct fsa_env *env,
 			fsa_note(info, "; the ext4 driver gives 2446-05-10 on this filesystem");
 		fsa_remedy(info, "mount it with the ext4 driver (mount -t ext4 %s): it mounts ext2", src);
 	} else if (rev == EXT_GOOD_OLD_REV) {
-		/* disk stores signed 32 bits; stock 6.12 sets no limit and wraps */
-		fsa_set_limits(info, FSA_S32_MIN, FSA_S32_MAX,
-			       env->series ? FSA_S32_MAX : FSA_S64_MAX);
+		/* The disk stores signed 32 bits.  Stock 6.12 sets no limit
+		 * (s_time_max TIME64_MAX) and wraps; the deprecation series
+		 * ("ext4: set timestamp limits for revision 0 filesystems")
+		 * clamps at S32_MAX, which is what is reported. */
+		fsa_set_limits(info, FSA_S32_MIN, FSA_S32_MAX, FSA_S32_MAX);
 		if (!env->series)
-			fsa_note(info, "stock 6.12 sets no limit for revision 0: times after 2038 wrap to 1901 on disk");
+			fsa_note(info, "a stock 6.12 kernel sets no limit for revision 0: times after 2038 wrap to 1901 on disk");
 	} else if (isize < 144) {
 		fsa_set_limits(info, FSA_S32_MIN, FSA_S32_MAX, FSA_S32_MAX);
 	} else {
