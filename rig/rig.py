@@ -145,12 +145,13 @@ def groups():
             "rtc": s.get("rtc", ""),
             "timeout": int(s.get("timeout", "120")),
             "selftest": s.get("selftest", ""),
+            "env": s.get("env", ""),
             "smp": int(s.get("smp", "1")),
             "kind": s.get("kind", "check"),
             "icount": s.getboolean("icount", False),
         }
-        if out[name]["kind"] not in ("check", "demo", "bench"):
-            die(f"tests/groups.conf [{name}]: kind must be check, demo or bench")
+        if out[name]["kind"] not in ("check", "demo", "bench", "stock"):
+            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench or stock")
     return out
 
 
@@ -223,7 +224,7 @@ def build_initramfs(src, obj):
         if g["selftest"]:
             p = os.path.join(stage, "tests", name + ".sh")
             with open(p, "w") as f:
-                f.write(f"#!/bin/sh\nexec /tests/selftests/{g['selftest']}\n")
+                f.write(f"#!/bin/sh\nexec env {g['env']} /tests/selftests/{g['selftest']}\n")
             os.chmod(p, 0o755)
     # Content hash of the tree decides whether the archive is rewritten.
     files = []

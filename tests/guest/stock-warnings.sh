@@ -18,7 +18,7 @@ ext4-256|ext4|-none-|
 xfs-v4|xfs|Deprecated V4 format (crc=0) will not be supported after September 2030.|xfs'"$Y2038"'
 xfs-v5-nobigtime|xfs|xfs'"$Y2038"'|
 xfs-v5-bigtime|xfs|-none-|
-xfs-v5-asciici|xfs|Deprecated ASCII case-insensitivity feature (ascii-ci=1) will not be supported after September 2030.|
+xfs-ascii-ci|xfs|Deprecated ASCII case-insensitivity feature (ascii-ci=1) will not be supported after September 2030.|
 '
 ktap_plan "$(echo "$cases" | grep -c .)"
 echo "$cases" | grep . > /tmp/cases
