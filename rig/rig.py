@@ -146,6 +146,7 @@ def groups():
             "timeout": int(s.get("timeout", "120")),
             "selftest": s.get("selftest", ""),
             "env": s.get("env", ""),
+            "args": s.get("args", ""),
             "smp": int(s.get("smp", "1")),
             "kind": s.get("kind", "check"),
             "icount": s.getboolean("icount", False),
@@ -224,7 +225,7 @@ def build_initramfs(src, obj):
         if g["selftest"]:
             p = os.path.join(stage, "tests", name + ".sh")
             with open(p, "w") as f:
-                f.write(f"#!/bin/sh\nexec env {g['env']} /tests/selftests/{g['selftest']}\n")
+                f.write(f"#!/bin/sh\nexec env {g['env']} /tests/selftests/{g['selftest']} {g['args']}\n")
             os.chmod(p, 0o755)
     # Content hash of the tree decides whether the archive is rewritten.
     files = []
@@ -370,6 +371,7 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
         imgs = {i: images[i] for i in g["images"]}
         r = boot(accel, bz, initrd, n, imgs, g["cmdline"], g["rtc"], g["timeout"], g["smp"],
                  run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"])
+        log(f"{n}: {r['seconds']:.1f} s ({accel})")
         return judge(n, r), r
 
     results = []
@@ -415,10 +417,11 @@ def cmd_check(args):
     for n in names:
         if n not in allg:
             die(f"unknown group {n!r}; groups: {', '.join(allg)}")
-    results = [] if args.groups else run_host_suites()
     bz, initrd = prepare()
-    gres, accel = run_groups(names, bz, initrd, allg)
-    results += gres
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
+        host = ex.submit(run_host_suites) if not args.groups else None
+        gres, accel = run_groups(names, bz, initrd, allg)
+        results = (host.result() if host else []) + gres
     ktap.report(results)
     print(f"(guest accelerator: {accel})", file=sys.stderr)
     print(ktap.summary(results))
