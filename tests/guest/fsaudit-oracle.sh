@@ -1,0 +1,31 @@
+#!/bin/sh
+# Oracle for fsaudit: for every image, the latest timestamp fsaudit says the
+# kernel keeps (S-TIME-MAX) must equal the kernel's s_time_max, measured by
+# setting a file's mtime far in the future on the mounted image and reading
+# back what the VFS clamped it to (timestamp_truncate() clamps to s_time_max).
+. /tests/ktap.sh
+FAR=99999999999		# year 5138: beyond every limit of these images
+set -- $(ls /dev/img)
+ktap_plan $#
+for img in "$@"; do
+	dev=/dev/img/$img
+	out=$(/tests/fsaudit --ext2-driver=ext2 -n -r -o FSTYPE,S-TIME-MAX "$dev" 2>&1)
+	fs=${out%% *}
+	want=${out##* }
+	name="$img: fsaudit S-TIME-MAX equals the kernel's s_time_max"
+	case "$want" in
+	''|*[!0-9-]*) ktap_diag "fsaudit said: $out"; ktap_fail "$name"; continue ;;
+	esac
+	if ! err=$(mount -t "$fs" "$dev" /mnt 2>&1); then
+		ktap_diag "mount -t $fs failed: $err"; ktap_fail "$name"; continue
+	fi
+	touch -d "@$FAR" /mnt/oracle && got=$(stat -c %Y /mnt/oracle)
+	umount /mnt
+	if [ "$got" = "$want" ]; then
+		ktap_ok "$name ($want)"
+	else
+		ktap_diag "fsaudit: $want, kernel clamped $FAR to: $got"
+		ktap_fail "$name"
+	fi
+done
+ktap_done
