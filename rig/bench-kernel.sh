@@ -7,6 +7,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+export RIG_KERNEL_FLAVOUR=${RIG_KERNEL_FLAVOUR:-bench}
 series=$(python3 rig/rig.py bench "$@")
 stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@")
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -19,4 +20,4 @@ while read -r _ name _ vals; do
 done <<< "$series"
 echo
 echo "vmlinux size, series vs stock (scripts/bloat-o-meter):"
-build/linux/scripts/bloat-o-meter build/kobj-stock-default/vmlinux build/kobj-default/vmlinux | sed -n '1p;$p'
+build/linux/scripts/bloat-o-meter "build/kobj-stock-$RIG_KERNEL_FLAVOUR/vmlinux" "build/kobj-$RIG_KERNEL_FLAVOUR/vmlinux" | sed -n '1p;$p'

@@ -3,6 +3,9 @@
 #
 #   rig/kernel.sh [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]
 #
+# A flavour is a directory kernel/configs/NAME/ of extra fragments, built in
+# build/kobj-NAME (e.g. "bench": the series without KUnit, for size and speed).
+#
 # The source is unpacked under build/ (never committed) and the series is applied
 # with patch(1); a patch that does not apply stops the build, naming the patch.
 # Work is redone only when its inputs change: the tree when the Debian package or
@@ -67,7 +70,19 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 fi
 
 # 2. Configuration: tinyconfig + fragments, every requested option verified.
-frags=(kernel/configs/*.config "${extra[@]}")
+# A flavour (kernel/configs/NAME/) adds its own *.config fragments; its file
+# "fragments", if present, lists the top-level fragments it keeps (default: all).
+top_frags=(kernel/configs/*.config)
+flav_frags=()
+if [ "$flavour" != default ]; then
+	fdir=kernel/configs/$flavour
+	[ -d "$fdir" ] || die "no flavour directory $fdir"
+	if [ -f "$fdir/fragments" ]; then
+		mapfile -t top_frags < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$fdir/fragments")
+	fi
+	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
+fi
+frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
 cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
 mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64)
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then

@@ -40,9 +40,12 @@ def log(msg):
     print(f"rig: {msg}", file=sys.stderr, flush=True)
 
 
+class RigError(Exception):
+    """A build or set-up step failed; `check` reports it as a failed test."""
+
+
 def die(msg):
-    log(f"error: {msg}")
-    sys.exit(2)
+    raise RigError(msg)
 
 
 def sha(*parts):
@@ -81,9 +84,7 @@ def kernel():
         cmd.append("--stock")
     flavour = os.environ.get("RIG_KERNEL_FLAVOUR")
     if flavour:
-        cmd += ["--flavour", flavour] + sorted(
-            os.path.join(TOP, "kernel", "configs", flavour, f)
-            for f in os.listdir(os.path.join(TOP, "kernel", "configs", flavour)) if f.endswith(".config"))
+        cmd += ["--flavour", flavour]
     r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
     if r.returncode != 0:
         die("kernel build failed (see above)")
@@ -426,7 +427,15 @@ def cmd_check(args):
     for n in names:
         if n not in allg:
             die(f"unknown group {n!r}; groups: {', '.join(allg)}")
-    bz, initrd = prepare()
+    try:
+        bz, initrd = prepare()
+    except RigError as e:
+        # Still one line per test and the summary: the build is a test too.
+        log(f"error: {e}")
+        results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL, str(e).splitlines()[-16:])]
+        ktap.report(results)
+        print(ktap.summary(results))
+        return 1
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
         host = ex.submit(run_host_suites) if not args.groups else None
         gres, accel = run_groups(names, bz, initrd, allg)
@@ -519,7 +528,11 @@ def main():
     p.add_argument("--images")
     p.set_defaults(fn=cmd_boot)
     args = ap.parse_args()
-    sys.exit(args.fn(args))
+    try:
+        sys.exit(args.fn(args))
+    except RigError as e:
+        log(f"error: {e}")
+        sys.exit(2)
 
 
 if __name__ == "__main__":
