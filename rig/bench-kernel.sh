@@ -8,8 +8,8 @@ set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 export RIG_KERNEL_FLAVOUR=${RIG_KERNEL_FLAVOUR:-bench}
-series=$(python3 rig/rig.py bench "$@")
-stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@")
+series=$(python3 rig/rig.py bench "$@") || { echo "$series"; echo "bench: failed on the series kernel" >&2; exit 1; }
+stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@") || { echo "$stock"; echo "bench: failed on the stock kernel" >&2; exit 1; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 printf "%-12s %14s %14s %8s   rounds(series) / rounds(stock)\n" bench "series ns/cyc" "stock ns/cyc" ratio
 while read -r _ name _ vals; do
