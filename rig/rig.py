@@ -23,6 +23,7 @@ import shlex
 import shutil
 import subprocess
 import sys
+import threading
 import time
 
 TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
@@ -151,7 +152,11 @@ def groups():
             "smp": int(s.get("smp", "1")),
             "kind": s.get("kind", "check"),
             "icount": s.getboolean("icount", False),
+            "rootfs": s.get("rootfs", ""),
+            "expect_panic": s.get("expect_panic", ""),
         }
+        if out[name]["rootfs"] and out[name]["rootfs"] != (out[name]["images"] or [""])[0]:
+            die(f"tests/groups.conf [{name}]: rootfs must be the first image")
         if out[name]["kind"] not in ("check", "demo", "bench", "stock"):
             die(f"tests/groups.conf [{name}]: kind must be check, demo, bench or stock")
     return out
@@ -257,7 +262,8 @@ def build_initramfs(src, obj):
 
 # ---------------------------------------------------------------- QEMU
 
-def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1, icount=False):
+def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1, icount=False,
+             writable=()):
     append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=5", f"rig.group={group}"]
     if images:
         append.append("rig.images=" + ",".join(images))
@@ -266,7 +272,7 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
            "-cpu", "host" if accel == "kvm" else "max",
            "-m", "512", "-smp", str(smp), "-nodefaults", "-no-user-config", "-display", "none",
            "-no-reboot", "-bios", "/usr/share/qemu/qboot.rom",
-           "-kernel", bz, "-initrd", initrd, "-append", " ".join(append),
+           "-kernel", bz] + (["-initrd", initrd] if initrd else []) + ["-append", " ".join(append),
            "-serial", f"file:{run_dir}/console.log",
            "-serial", f"file:{run_dir}/results.ktap",
            "-serial", f"file:{run_dir}/status"]
@@ -277,17 +283,19 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
         cmd[cmd.index("-accel") + 1] = "tcg"
         cmd[cmd.index("-cpu") + 1] = "max"
         cmd += ["-icount", "shift=0,sleep=off"]
-    for p in images.values() if isinstance(images, dict) else []:
-        cmd += ["-drive", f"file={p},format=raw,if=virtio,snapshot=on"]
+    for n, p in images.items() if isinstance(images, dict) else []:
+        snap = "" if n in writable else ",snapshot=on"
+        cmd += ["-drive", f"file={p},format=raw,if=virtio{snap}"]
     return cmd
 
 
-def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None, icount=False):
+def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None, icount=False,
+         writable=()):
     """Boot once; returns dict(console, results, status, timed_out, seconds, run_dir)."""
     run_dir = run_dir or os.path.join(BUILD, "runs", name)
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(run_dir)
-    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp, icount)
+    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp, icount, writable)
     with open(os.path.join(run_dir, "qemu.cmd"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
     t0 = time.monotonic()
@@ -313,6 +321,33 @@ def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1
         "qemu": qout.decode(errors="replace"), "rc": p.returncode,
         "timed_out": timed_out, "seconds": secs, "first_result": first, "run_dir": run_dir,
     }
+
+
+_rootfs_lock = threading.Lock()
+
+
+def prepare_rootfs(accel, bz, initrd, name, base):
+    """A root filesystem image for booting without initramfs (root=/dev/vda).
+
+    The host never mounts it: a preparation boot of the initramfs gets a copy
+    of the empty image NAME as a writable disk, and tests/guest/prepare-rootfs.sh
+    mounts it read-write in the guest and copies busybox, /init and the guest
+    scripts onto it.  Remade when the base image or the initramfs changes."""
+    out = os.path.join(BUILD, "images", name + ".rootfs.img")
+    key = sha(file_sha(base), read(initrd + ".stamp", ""), file_sha(bz))
+    with _rootfs_lock:
+        if read(out + ".stamp") == key and os.path.exists(out):
+            return out
+        tmp = out + ".tmp"
+        shutil.copyfile(base, tmp)
+        r = boot(accel, bz, initrd, "prepare-rootfs", {name: tmp}, timeout=120,
+                 run_dir=os.path.join(BUILD, "runs", "prepare-rootfs-" + name), writable=(name,))
+        if "rig-exit 0" not in r["status"]:
+            die(f"preparing the root image {name} failed; see build/runs/prepare-rootfs-{name}/\n"
+                + "\n".join(r["console"].splitlines()[-15:]))
+        os.replace(tmp, out)
+        write_if_changed(out + ".stamp", key)
+        return out
 
 
 def accelerator(bz, initrd):
@@ -344,7 +379,19 @@ def judge(name, r):
     console = r["console"]
     tail = console.splitlines()[-25:]
     m = re.search(r"rig-exit (\d+)", r["status"])
-    if r["timed_out"]:
+    expect = (groups().get(name) or {}).get("expect_panic", "")
+    if expect:
+        # The boot is expected to end in a panic that says EXPECT, with no
+        # results; the kernel log before the panic must be clean.
+        if not r["results"].strip():
+            res = []
+        lines = console.splitlines()
+        cut = next((i for i, l in enumerate(lines) if "Kernel panic" in l), None)
+        ok = cut is not None and re.search(expect, console) and not r["timed_out"]
+        res.append(ktap.Result(f"{name}: boot refused as expected", ktap.PASS if ok else ktap.FAIL,
+                               [] if ok else tail + [f"expected a panic after /{expect}/"]))
+        console = "\n".join(lines[:cut] if cut is not None else lines)
+    elif r["timed_out"]:
         res.append(ktap.Result(f"{name}: guest finished", ktap.FAIL,
                                tail + [f"timeout after {r['seconds']:.0f} s (hang?)"]))
     elif not m:
@@ -379,7 +426,11 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
     def one(n):
         g = allgroups[n]
         imgs = {i: images[i] for i in g["images"]}
-        r = boot(accel, bz, initrd, n, imgs, g["cmdline"], g["rtc"], g["timeout"], g["smp"],
+        rd, cmdline = initrd, g["cmdline"]
+        if g["rootfs"]:
+            imgs[g["rootfs"]] = prepare_rootfs(accel, bz, initrd, g["rootfs"], images[g["rootfs"]])
+            rd, cmdline = None, f"root=/dev/vda init=/init {cmdline}"
+        r = boot(accel, bz, rd, n, imgs, cmdline, g["rtc"], g["timeout"], g["smp"],
                  run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"])
         log(f"{n}: {r['seconds']:.1f} s ({accel})")
         return judge(n, r), r
