@@ -1,7 +1,7 @@
 #!/bin/sh
-# The demo: mount every image read-write, then read-only, and show what the
-# kernel said about each.  A result per image: mounted (or refused) as the
-# running kernel decides; the interesting part is the "#" lines.
+# The demo: mount every image read-write and show what the kernel said about
+# each (the "#" lines).  A result per image: it mounts read-write, as it must
+# under the default policy (warn) — users have to be able to evacuate data.
 . /tests/ktap.sh
 set -- $(ls /dev/img)
 ktap_plan $#
@@ -22,6 +22,7 @@ for img in "$@"; do
 		-e 'mounted filesystem' -e 'unmounting filesystem' -e 'using internal journal' \
 		-e 'checking transaction log' -e 'replayed' -e 'found reiserfs format' \
 		-e 'journal params' -e 'using ordered data mode' -e 'Using r5 hash' \
-		-e 'warning: CONFIG_XFS_DEBUG' -e 'write access will be enabled' | sed 's/^/# kernel: /'
-	ktap_ok "$img: mount attempted (rc=$rc)"
+		-e 'warning: CONFIG_XFS_DEBUG' -e 'write access will be enabled' \
+		-e 'using flush barriers' | sed 's/^/# kernel: /'
+	if [ $rc = 0 ]; then ktap_ok "$img: mounts read-write"; else ktap_fail "$img: mounts read-write"; fi
 done
