@@ -218,6 +218,12 @@ struct reiserfs_de_head {
 #define deh_dir_id(p_deh)         (le32_to_cpu((p_deh)->deh_dir_id))
 #define deh_objectid(p_deh)       (le32_to_cpu((p_deh)->deh_objectid))
 #define deh_location(p_deh)       (le16_to_cpu((p_deh)->deh_location))
+#define DEH_SIZE sizeof(struct reiserfs_de_head)
+#ifdef WITH_FIX
+#define ENTRY_SIZE DEH_SIZE	/* the fix */
+#else
+#define ENTRY_SIZE IH_SIZE	/* 6.12 as shipped */
+#endif
 #define MIN_ITEM_LEN 1
 #define MAX_ITEM_LEN(block_size) (block_size - BLKH_SIZE - IH_SIZE)
 #define DISK_LEAF_NODE_LEVEL 1
@@ -308,7 +314,7 @@ static int is_leaf(char *buf, int blocksize, struct buffer_head *bh)
 			return 0;
 		}
 		if (is_direntry_le_ih(ih)) {
-			if (ih_item_len(ih) < (ih_entry_count(ih) * IH_SIZE)) {
+			if (ih_item_len(ih) < (ih_entry_count(ih) * ENTRY_SIZE)) {
 				reiserfs_warning(NULL, "reiserfs-5093",
 						 "item entry count seems wrong %h",
 						 ih);
