@@ -17,6 +17,7 @@ import argparse
 import concurrent.futures
 import configparser
 import hashlib
+import json
 import os
 import re
 import shlex
@@ -435,10 +436,23 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
         log(f"{n}: {r['seconds']:.1f} s ({accel})")
         return judge(n, r), r
 
-    results = []
+    # Longest first (by the last run's times), so parallel boots finish together;
+    # results are still reported in the configured order.
+    times_file = os.path.join(BUILD, "group-times.json")
+    try:
+        with open(times_file) as f:
+            times = json.load(f)
+    except (OSError, ValueError):
+        times = {}
+    order = sorted(names, key=lambda n: -times.get(n, 0))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
-        for res, r in ex.map(one, names):
-            results += res
+        done = dict(zip(order, ex.map(one, order)))
+    results = []
+    for n in names:
+        results += done[n][0]
+        times[n] = round(done[n][1]["seconds"], 1)
+    with open(times_file, "w") as f:
+        json.dump(times, f)
     return results, accel
 
 
