@@ -16,6 +16,7 @@ RIG_KERNEL_FLAVOUR / RIG_STOCK=1 select another kernel build (see rig/kernel.sh)
 import argparse
 import concurrent.futures
 import configparser
+import fcntl
 import hashlib
 import json
 import os
@@ -593,6 +594,15 @@ def main():
     p.add_argument("--images")
     p.set_defaults(fn=cmd_boot)
     args = ap.parse_args()
+    # One rig run at a time per checkout: runs share build/ (kernel objects,
+    # initramfs, build/runs/GROUP); a second one waits instead of clobbering.
+    os.makedirs(BUILD, exist_ok=True)
+    lock = open(os.path.join(BUILD, ".rig.lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        log("another rig run is using build/; waiting for it")
+        fcntl.flock(lock, fcntl.LOCK_EX)
     try:
         sys.exit(args.fn(args))
     except RigError as e:
