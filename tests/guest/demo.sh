@@ -26,3 +26,11 @@ for img in "$@"; do
 		-e 'using flush barriers' | sed 's/^/# kernel: /'
 	if [ $rc = 0 ]; then ktap_ok "$img: mounts read-write"; else ktap_fail "$img: mounts read-write"; fi
 done
+# What userspace can read afterwards: the policies and the inventory.
+echo "# ---- policies: fs.deprecated_policy=$(cat /proc/sys/fs/deprecated_policy 2>/dev/null) fs.y2038_policy=$(cat /proc/sys/fs/y2038_policy 2>/dev/null)"
+for d in /sys/fs/deprecated/* /sys/fs/y2038; do
+	[ -d "$d" ] || continue
+	printf '# %s:' "${d#/sys/fs/}"
+	for f in "$d"/*; do printf ' %s=%s' "${f##*/}" "$(cat "$f")"; done
+	echo
+done
