@@ -1,0 +1,4 @@
+#!/bin/sh
+# Only invalid policy boot parameters (tests/groups.conf [badinput-boot-invalid]):
+# each is reported and both policies keep their default, warn.
+exec /tests/badinput --boot-only --boot-dep warn --boot-y2038 warn
