@@ -4,7 +4,7 @@
 # See README.md.
 PY ?= python3
 
-.PHONY: all setup demo check build bench-rig bench-kernel fuzz clean
+.PHONY: all setup demo check build bench-rig bench-kernel fuzz clean check-upstream
 
 all: build
 
@@ -20,6 +20,11 @@ demo: setup
 
 check: setup
 	@$(PY) rig/rig.py check
+
+# Upstream's mount-API kselftests and fs KUnit suites on the patched kernel and
+# on the same config without the series: identical results (rig/compare.py).
+check-upstream: setup
+	@$(PY) rig/rig.py check-upstream
 
 bench-kernel: setup
 	@rig/bench-kernel.sh

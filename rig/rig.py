@@ -7,6 +7,8 @@
   rig.py demo               boot the demo group and show what the kernel says
   rig.py build              kernel, images and initramfs only
   rig.py boot GROUP [--cmdline ARGS] [--rtc DATE] [--images A,B]   one boot, console shown
+  rig.py check-upstream     upstream's mount-API kselftests and fs KUnit suites on the
+                            patched and the stock kernel: identical results (rig/compare.py)
 
 Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
 bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
@@ -32,6 +34,7 @@ TOP = os.path.dirname(os.path.dirname(os.path.abspath(__file__)))
 BUILD = os.path.join(TOP, "build")
 sys.path.insert(0, os.path.join(TOP, "rig"))
 import ktap  # noqa: E402
+import compare  # noqa: E402
 
 CONSOLE_BAD = re.compile(
     r"Kernel panic|Oops[:\s]|BUG:|kernel BUG at|WARNING:|general protection fault|"
@@ -214,6 +217,26 @@ def build_guest_programs(obj, dest):
         shutil.copy2(binp, os.path.join(dest, f[:-2]))
 
 
+def copy_host_programs(stage):
+    """Host files named in tests/host-programs.conf (GUEST_PATH HOST_PATH), with
+    the shared libraries of dynamically linked programs, at their host paths."""
+    for line in read(os.path.join(TOP, "tests", "host-programs.conf"), "").splitlines():
+        line = line.split("#")[0].split()
+        if not line:
+            continue
+        if len(line) != 2 or not os.path.isfile(line[1]):
+            die(f"tests/host-programs.conf: {' '.join(line)}: want GUEST_PATH HOST_PATH of an existing file")
+        files = [(line[0], line[1])]
+        r = subprocess.run(["ldd", line[1]], stdout=subprocess.PIPE, stderr=subprocess.DEVNULL, text=True)
+        if r.returncode == 0:
+            libs = re.findall(r"(?:=>\s*)?(/\S+) \(0x", r.stdout)
+            files += [(lib, os.path.realpath(lib)) for lib in libs]
+        for guest, host in files:
+            d = os.path.join(stage, guest.lstrip("/"))
+            os.makedirs(os.path.dirname(d), exist_ok=True)
+            shutil.copy2(host, d)
+
+
 def build_initramfs(src, obj):
     stage = os.path.join(BUILD, f"initramfs-{os.path.basename(obj)}.d")
     shutil.rmtree(stage, ignore_errors=True)
@@ -231,6 +254,7 @@ def build_initramfs(src, obj):
             shutil.copy2(os.path.join(gdir, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
     build_selftests(src, obj, os.path.join(stage, "tests", "selftests"))
+    copy_host_programs(stage)
     # fsaudit, static, for the booted oracle test.
     if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
         r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "static"],
@@ -462,6 +486,7 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
 
 def host_suites():
     suites = [("parser", [sys.executable, os.path.join(TOP, "tests", "parser", "run.py")])]
+    suites.append(("compare", [sys.executable, os.path.join(TOP, "tests", "compare", "run.py")]))
     if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
         suites.append(("fsaudit", ["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "check"]))
     return suites
@@ -507,6 +532,9 @@ def cmd_check(args):
         host = ex.submit(run_host_suites) if not args.groups else None
         gres, accel = run_groups(names, bz, initrd, allg)
         results = (host.result() if host else []) + gres
+    if not args.groups and not os.environ.get("RIG_KERNEL_FLAVOUR") and os.environ.get("RIG_STOCK") != "1":
+        # Upstream's own tests on the patched and the stock kernel, results compared.
+        results += compare.check(sys.modules[__name__])[0]
     ktap.report(results)
     print(f"(guest accelerator: {accel})", file=sys.stderr)
     print(ktap.summary(results))
@@ -588,6 +616,8 @@ def main():
     p = sub.add_parser("bench")
     p.add_argument("groups", nargs="*")
     p.set_defaults(fn=cmd_bench)
+    # Upstream's tests on the patched and the stock kernel, results compared (rig/compare.py).
+    sub.add_parser("check-upstream").set_defaults(fn=lambda a: compare.cmd(sys.modules[__name__], a))
     p = sub.add_parser("boot")
     p.add_argument("group")
     p.add_argument("--cmdline")

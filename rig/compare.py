@@ -1,0 +1,131 @@
+# SPDX-License-Identifier: GPL-2.0
+"""Regression against upstream's own tests (`rig.py check-upstream`).
+
+The same guest script runs on the patched kernel (group `upstream`) and on
+the same config without the series (group `upstream-stock`, RIG_STOCK=1);
+the result sets, test name -> ok / not ok / skip, must be identical.
+
+compare() turns the two sides' results into one result per test, named
+"upstream-compare: TEST":
+  - the same status on both sides: passes (a skip on both stays a skip);
+  - different statuses, or a test only one side ran: fails, naming both;
+  - not ok on both: fails too.  It is no regression of the series, but a
+    test that cannot pass in the guest compares nothing; the environment
+    must make it pass (or the test must leave the group, documented).
+Each side's own boot checks ("guest finished", "kernel log clean") and
+results-parser failures (no plan, run ended early, ...) are reported as they
+are: a hang, an oops or broken output on either kernel is a failure.
+"""
+
+import concurrent.futures
+import os
+import sys
+
+import ktap
+
+SERIES, STOCK = "upstream", "upstream-stock"
+BOOT_CHECKS = ("guest finished", "kernel log clean", "boot refused as expected")
+PREFIX = "upstream-compare: "
+
+
+def _strip(results, group):
+    """{test name without the group prefix: Result}, and the side's own checks."""
+    tests, boot = {}, []
+    for r in results:
+        name = r.name[len(group) + 2:] if r.name.startswith(group + ": ") else r.name
+        if name in BOOT_CHECKS or name.endswith("(parser)"):
+            boot.append(r)
+        elif name in tests:
+            # The parser can report one name twice (a parent that disagrees
+            # with its subtests): keep the worse.
+            if r.status == ktap.FAIL:
+                tests[name] = r
+        else:
+            tests[name] = r
+    return tests, boot
+
+
+def compare(series, stock, series_group=SERIES, stock_group=STOCK):
+    """Results of the two groups (ktap.Result lists as rig.judge returns them)
+    -> the comparison as ktap.Result list."""
+    a, a_boot = _strip(series, series_group)
+    b, b_boot = _strip(stock, stock_group)
+    out = []
+    for name in list(a) + [n for n in b if n not in a]:
+        ra, rb = a.get(name), b.get(name)
+        full = PREFIX + name
+        if ra is None or rb is None:
+            side, other = ("series", "stock") if rb is None else ("stock", "series")
+            r = ra or rb
+            out.append(ktap.Result(full, ktap.FAIL, r.detail[-8:] + [
+                f"ran only on the {side} kernel ({r.status}), not on the {other} kernel"]))
+        elif ra.status != rb.status:
+            detail = []
+            for side, r in (("series", ra), ("stock", rb)):
+                if r.status != ktap.PASS and r.detail:
+                    detail += [f"{side}:"] + ["  " + d for d in r.detail[-8:]]
+            out.append(ktap.Result(full, ktap.FAIL, detail + [
+                f"series kernel: {ra.status}, stock kernel: {rb.status}"]))
+        elif ra.status == ktap.FAIL:
+            out.append(ktap.Result(full, ktap.FAIL, ra.detail[-8:] + [
+                "not ok on both kernels: no regression of the series, but a test that cannot "
+                "pass here compares nothing (fix the guest environment)"]))
+        else:
+            out.append(ktap.Result(full, ra.status, list(ra.detail)))
+    if not out:
+        out.append(ktap.Result(PREFIX + "(results)", ktap.FAIL, ["neither kernel reported any test"]))
+    return out + a_boot + b_boot
+
+
+def run(rig, series_group=SERIES, stock_group=STOCK):
+    """Build both kernels and initramfs, boot both groups in parallel, compare.
+
+    RIG: the rig module (rig/rig.py), passed in to avoid importing it twice."""
+    allg = rig.groups()
+    for n in (series_group, stock_group):
+        if n not in allg:
+            rig.die(f"tests/groups.conf has no group [{n}]")
+    bz, initrd = rig.prepare()
+    old = os.environ.get("RIG_STOCK")
+    os.environ["RIG_STOCK"] = "1"
+    try:
+        sbz, sinitrd = rig.prepare()
+    finally:
+        if old is None:
+            del os.environ["RIG_STOCK"]
+        else:
+            os.environ["RIG_STOCK"] = old
+    accel = rig.accelerator(bz, initrd)
+    images = rig.build_images(sorted(set(allg[series_group]["images"] + allg[stock_group]["images"])))
+
+    def one(name, kernel, rd):
+        g = allg[name]
+        r = rig.boot(accel, kernel, rd, name, {i: images[i] for i in g["images"]}, g["cmdline"], g["rtc"],
+                     g["timeout"], g["smp"])
+        rig.log(f"{name}: {r['seconds']:.1f} s ({accel})")
+        return rig.judge(name, r, g["expect_panic"])
+
+    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
+        fa = ex.submit(one, series_group, bz, initrd)
+        fb = ex.submit(one, stock_group, sbz, sinitrd)
+        series, stock = fa.result(), fb.result()
+    return compare(series, stock, series_group, stock_group), accel
+
+
+def check(rig):
+    """run(), with a build failure reported as a failed test (for `make check`)."""
+    try:
+        return run(rig)
+    except rig.RigError as e:
+        rig.log(f"error: {e}")
+        return [ktap.Result(PREFIX + "build: both kernels and initramfs", ktap.FAIL,
+                            str(e).splitlines()[-16:])], "none"
+
+
+def cmd(rig, args):
+    """rig.py check-upstream"""
+    results, accel = check(rig)
+    ktap.report(results)
+    print(f"(guest accelerator: {accel})", file=sys.stderr)
+    print(ktap.summary(results))
+    return 1 if any(r.status == ktap.FAIL for r in results) else 0

@@ -1,0 +1,70 @@
+#!/usr/bin/env python3
+"""Run rig/compare.py on canned results in cases/ and compare with cases/*.expected.
+
+Each case is NAME.series.ktap and NAME.stock.ktap (what groups upstream and
+upstream-stock would print) and NAME.expected (the comparison's report).
+Prints TAP 13, one result per case.  After a deliberate change:
+run.py --update NAME
+"""
+import io
+import os
+import sys
+
+here = os.path.dirname(os.path.abspath(__file__))
+sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
+import compare  # noqa: E402
+import ktap  # noqa: E402
+
+
+def side(path, group):
+    with open(path, errors="replace") as f:
+        res = ktap.parse(f.read().splitlines(), prefix=f"{group}: ")
+    # What rig.judge() appends to every boot.
+    return res + [ktap.Result(f"{group}: guest finished", ktap.PASS),
+                  ktap.Result(f"{group}: kernel log clean", ktap.PASS)]
+
+
+def render(name):
+    p = os.path.join(here, "cases", name)
+    res = compare.compare(side(p + ".series.ktap", compare.SERIES), side(p + ".stock.ktap", compare.STOCK))
+    out = io.StringIO()
+    ktap.report(res, out)
+    print(ktap.summary(res), file=out)
+    return out.getvalue()
+
+
+def main():
+    cases = sorted(f[:-len(".series.ktap")] for f in os.listdir(os.path.join(here, "cases"))
+                   if f.endswith(".series.ktap"))
+    if sys.argv[1:2] == ["--update"]:
+        for name in sys.argv[2:]:
+            with open(os.path.join(here, "cases", name + ".expected"), "w") as f:
+                f.write(render(name))
+        return 0
+    print("TAP version 13")
+    print(f"1..{len(cases)}")
+    bad = 0
+    for i, name in enumerate(cases, 1):
+        exp_path = os.path.join(here, "cases", name + ".expected")
+        got = render(name)
+        try:
+            with open(exp_path) as f:
+                exp = f.read()
+        except FileNotFoundError:
+            exp = None
+        if got == exp:
+            print(f"ok {i} upstream comparison: {name}")
+        else:
+            bad += 1
+            print(f"# expected ({exp_path}):")
+            for line in (exp or "<missing>\n").splitlines():
+                print("#   " + line)
+            print("# got:")
+            for line in got.splitlines():
+                print("#   " + line)
+            print(f"not ok {i} upstream comparison: {name}")
+    return 1 if bad else 0
+
+
+if __name__ == "__main__":
+    sys.exit(main())

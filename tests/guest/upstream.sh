@@ -1,0 +1,93 @@
+#!/bin/sh
+# Upstream's own tests of the mount API and the fs KUnit suites, unchanged:
+# group upstream runs them on the patched kernel, upstream-stock on the same
+# config without the series, and rig/compare.py requires identical results
+# (make check-upstream).  One KTAP document, one subtest per program:
+#   kselftests (tests/selftests.conf, built static from each kernel's own tree)
+#     mount/ (unprivileged-remount-test, nosymfollow-test: what upstream's
+#       run_*.sh wrappers run; they print no TAP, their exit status is the result),
+#     mount_setattr/, move_mount_set_group/, filesystems/statmount/ (both
+#       programs), tmpfs/
+#   KUnit: every suite the kernel ran at boot (kunit.enable=1) but the series'
+#     own fs_deprecation, read from debugfs; FS_KUNIT must all be there.
+# What cannot run here and why: README.md, "Upstream's own tests".
+S=/tests/selftests
+
+# The tests run as on a booted system, in a mount namespace whose / is a
+# mount on top of rootfs (what switch_root leaves behind) instead of rootfs
+# itself: listmount(LSMT_ROOT) of another namespace starts at the first mount
+# above that namespace's root (statmount_test_ns "listmount ns id").
+if [ "$1" != --rooted ]; then
+	exec unshare -m /bin/sh -c '
+		for m in $(awk "\$2 != \"/\" { print \$2 }" /proc/mounts | sort -r); do
+			umount -l "$m" || exit 1
+		done
+		mount --bind / /mnt && cd /mnt && mount --move . / &&
+			exec chroot . /tests/upstream.sh --rooted'
+fi
+mount -t proc proc /proc
+mount -t sysfs sysfs /sys
+mount -t devtmpfs devtmpfs /dev
+mount -t debugfs debugfs /sys/kernel/debug
+mount -t tmpfs tmpfs /tmp
+cd /tmp
+PROGS="
+mount/unprivileged-remount-test
+mount/nosymfollow-test
+mount_setattr/mount_setattr_test
+move_mount_set_group/move_mount_set_group_test
+filesystems/statmount/statmount_test
+filesystems/statmount/statmount_test_ns
+tmpfs/bug-link-o-tmpfile
+"
+FS_KUNIT="binfmt_elf exec ext4_inode_test ext4_mballoc_test fat_test"
+KUNIT=/sys/kernel/debug/kunit
+suites=$(ls "$KUNIT" 2>/dev/null | grep -vx fs_deprecation)
+
+n=$(( $(echo "$PROGS" | grep -c .) + $(echo "$suites" | grep -c .) + 1 ))
+echo "KTAP version 1"
+echo "1..$n"
+i=0 failed=0
+for p in $PROGS; do
+	i=$((i + 1))
+	if [ ! -x "$S/$p" ]; then
+		echo "not ok $i $p # not in the initramfs"
+		failed=1
+		continue
+	fi
+	# Like upstream's runner: from the test's directory.  TAP output becomes
+	# a subtest; other lines (stderr of programs the tests call, output of
+	# programs without TAP) become diagnostics.
+	(cd "$S/${p%/*}" && exec "./${p##*/}") > /tmp/out 2>&1
+	rc=$?
+	if head -n 1 /tmp/out | grep -q '^TAP version'; then
+		awk '/^(TAP version |1\.\.[0-9]|ok |not ok |#)/ { print "    " $0; next } { print "    # " $0 }' /tmp/out
+	else
+		sed 's/^/# /' /tmp/out
+	fi
+	case $rc in
+	0) echo "ok $i $p" ;;
+	4) echo "ok $i $p # SKIP exit status 4" ;;
+	*) echo "not ok $i $p # exit status $rc"; failed=1 ;;
+	esac
+done
+# KUnit: each suite's results file is a KTAP document with plan 1..1; keep
+# its body and renumber its final result line.
+for s in $suites; do
+	i=$((i + 1))
+	tail -n +3 "$KUNIT/$s/results" | sed "\$s/^\(not ok\|ok\) 1 /\1 $i /"
+	tail -n 1 "$KUNIT/$s/results" | grep -q '^not ok' && failed=1
+done
+i=$((i + 1))
+missing=
+for s in $FS_KUNIT; do
+	echo "$suites" | grep -qx "$s" || missing="$missing $s"
+done
+if [ -z "$missing" ]; then
+	echo "ok $i fs KUnit suites present: $FS_KUNIT"
+else
+	echo "# missing:$missing (kunit.enable=1? kernel/configs/kunit.config, upstream.config)"
+	echo "not ok $i fs KUnit suites present: $FS_KUNIT"
+	failed=1
+fi
+exit $failed
