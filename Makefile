@@ -4,7 +4,7 @@
 # See README.md.
 PY ?= python3
 
-.PHONY: all setup demo check build bench-rig bench-kernel fuzz clean check-upstream
+.PHONY: all setup demo check check-debug build bench-rig bench-kernel fuzz clean check-upstream
 
 all: build
 
@@ -25,6 +25,11 @@ check: setup
 # on the same config without the series: identical results (rig/compare.py).
 check-upstream: setup
 	@$(PY) rig/rig.py check-upstream
+
+# The guest groups on the debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault
+# injection: kernel/configs/debug/); long, not part of `make check`.
+check-debug: setup
+	@$(PY) rig/rig.py check --flavour debug
 
 bench-kernel: setup
 	@rig/bench-kernel.sh

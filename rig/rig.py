@@ -3,6 +3,7 @@
 """fsdeprecate QEMU rig.
 
   rig.py check [GROUP…]     build what changed, run host suites and guest groups, report
+  rig.py check --flavour debug   the guest groups on the debug kernel (`make check-debug`)
   rig.py run GROUP…         boot only these guest groups
   rig.py demo               boot the demo group and show what the kernel says
   rig.py build              kernel, images and initramfs only
@@ -12,7 +13,8 @@
 
 Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
 bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
-RIG_KERNEL_FLAVOUR / RIG_STOCK=1 select another kernel build (see rig/kernel.sh).
+RIG_KERNEL_FLAVOUR / RIG_STOCK=1 select another kernel build (see rig/kernel.sh);
+RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the debug kernel (default 8).
 """
 
 import argparse
@@ -39,7 +41,26 @@ import compare  # noqa: E402
 CONSOLE_BAD = re.compile(
     r"Kernel panic|Oops[:\s]|BUG:|kernel BUG at|WARNING:|general protection fault|"
     r"Call Trace:|UBSAN:|KASAN:|kmemleak:.*unreferenced|possible recursive locking|"
-    r"possible circular locking|Unable to handle kernel")
+    r"possible circular locking|Unable to handle kernel|"
+    # The debug kernel's reports (KASAN and lockdep headers start with BUG: or
+    # WARNING:): lockdep's unannotated lock, RCU stalls, kmemleak losing track.
+    r"INFO: trying to register non-static key|rcu: INFO: .*detected stall|"
+    r"kmemleak: (Memory pool empty|Cannot allocate)")
+
+# `make check-debug` (rig.py check --flavour debug): kernel/configs/debug/
+# (KASAN, UBSAN, lockdep, kmemleak, fault injection).  It boots the guest
+# groups of kind check and debug, with timeouts times RIG_DEBUG_TIMEOUT_SCALE
+# and a group's debug_env instead of its env; every boot must end with a clean
+# kmemleak report from tests/guest/init.
+DEBUG_FLAVOUR = "debug"
+
+
+def debug_mode():
+    return os.environ.get("RIG_KERNEL_FLAVOUR") == DEBUG_FLAVOUR
+
+
+def timeout_scale():
+    return int(os.environ.get("RIG_DEBUG_TIMEOUT_SCALE", "8")) if debug_mode() else 1
 
 
 def log(msg):
@@ -160,10 +181,13 @@ def groups():
             "rootfs": s.get("rootfs", ""),
             "expect_panic": s.get("expect_panic", ""),
         }
+        if debug_mode():
+            out[name]["timeout"] *= timeout_scale()
+            out[name]["env"] = s.get("debug_env", out[name]["env"])
         if out[name]["rootfs"] and out[name]["rootfs"] != (out[name]["images"] or [""])[0]:
             die(f"tests/groups.conf [{name}]: rootfs must be the first image")
-        if out[name]["kind"] not in ("check", "demo", "bench", "stock"):
-            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench or stock")
+        if out[name]["kind"] not in ("check", "demo", "bench", "stock", "debug"):
+            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock or debug")
     return out
 
 
@@ -359,14 +383,15 @@ def prepare_rootfs(accel, bz, initrd, name, base):
     of the empty image NAME as a writable disk, and tests/guest/prepare-rootfs.sh
     mounts it read-write in the guest and copies busybox, /init and the guest
     scripts onto it.  Remade when the base image or the initramfs changes."""
-    out = os.path.join(BUILD, "images", name + ".rootfs.img")
+    kern = os.path.basename(initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
+    out = os.path.join(BUILD, "images", name + (".rootfs.img" if kern == "kobj-default" else f".rootfs-{kern}.img"))
     key = sha(file_sha(base), read(initrd + ".stamp", ""), file_sha(bz))
     with _rootfs_lock:
         if read(out + ".stamp") == key and os.path.exists(out):
             return out
         tmp = out + ".tmp"
         shutil.copyfile(base, tmp)
-        r = boot(accel, bz, initrd, "prepare-rootfs", {name: tmp}, timeout=120,
+        r = boot(accel, bz, initrd, "prepare-rootfs", {name: tmp}, timeout=120 * timeout_scale(),
                  run_dir=os.path.join(BUILD, "runs", "prepare-rootfs-" + name), writable=(name,))
         if "rig-exit 0" not in r["status"]:
             die(f"preparing the root image {name} failed; see build/runs/prepare-rootfs-{name}/\n"
@@ -399,10 +424,62 @@ def accelerator(bz, initrd):
     return acc
 
 
-def judge(name, r, expect=""):
+# Allocator frames at the top of a kmemleak backtrace: a leak is named after
+# the first frame below them.
+_ALLOC_FRAME = re.compile(
+    r"^(kmemleak_\w+|__?kmalloc\w*|kmalloc\w*|__?kmem_cache_\w*|kmem_cache_\w+|slab_\w+|__slab_\w+|"
+    r"__?alloc_pages\w*|alloc_pages\w*|__?kvmalloc\w*|kvmalloc\w*|__?kzalloc\w*|kzalloc\w*|kcalloc\w*|"
+    r"kmalloc_array\w*|krealloc\w*|__?vmalloc\w*|vmalloc\w*|vzalloc\w*|__?get_free_pages\w*|"
+    r"kstrdup\w*|kstrndup\w*|kmemdup\w*|kasprintf\w*|kvasprintf\w*|__do_kmalloc\w*|__kmem_cache_alloc\w*)$")
+
+
+def kmemleak_result(name, status, required):
+    """The kmemleak report tests/guest/init puts on the status channel.
+
+    Returns a Result ("NAME: kmemleak: no leaks"), or None when the boot has no
+    report and none is REQUIRED (kernels without kmemleak).  Each distinct
+    leak (same function chain) is named by its first frames below the
+    allocator, with how many objects leaked that way."""
+    test = f"{name}: kmemleak: no leaks"
+    m = re.search(r"^rig-kmemleak begin\n(.*?)^rig-kmemleak (end (\d+)|unavailable[^\n]*)$", status, re.S | re.M)
+    if not m:
+        if not required:
+            return None
+        return ktap.Result(test, ktap.FAIL, ["no kmemleak report on the status channel (the guest did not "
+                                             "finish, or kmemleak is not in this kernel)"])
+    if m.group(3) is None:
+        return ktap.Result(test, ktap.FAIL, [m.group(2)] + m.group(1).strip().splitlines()[-5:])
+    leaks = {}      # function chain below the allocator -> [objects, first object's header, its frames]
+    for block in re.split(r"^(?=unreferenced object )", m.group(1), flags=re.M):
+        if not block.startswith("unreferenced object"):
+            continue
+        lines = block.splitlines()
+        bt = next((i + 1 for i, l in enumerate(lines) if l.strip().startswith("backtrace")), len(lines))
+        frames = [l.strip() for l in lines[bt:] if l.strip()]
+        funcs = [re.split(r"[+ ]", f)[0] for f in frames]
+        top = next((i for i, f in enumerate(funcs) if not _ALLOC_FRAME.match(f)), 0)
+        comm = next((l.strip() for l in lines if l.strip().startswith("comm ")), "")
+        e = leaks.setdefault(tuple(funcs[top:top + 6]), [0, f"{lines[0].strip()} {comm}", frames[top:top + 3]])
+        e[0] += 1
+    total = int(m.group(3))
+    if total == 0 and not leaks:
+        return ktap.Result(test, ktap.PASS)
+    ranked = sorted(leaks.items(), key=lambda kv: -kv[1][0])
+    detail = [f"{total} suspected leak(s), {len(leaks)} distinct backtrace(s) in the first 400 lines of "
+              "/sys/kernel/debug/kmemleak" + (", the first 3:" if len(leaks) > 3 else ":")]
+    for chain, (n, head, frames) in ranked[:3]:
+        detail.append(f"leak in {chain[0] if chain else '?'} ({n} object(s)), e.g. {head}")
+        detail += [f"    {f}" for f in frames]
+    return ktap.Result(test, ktap.FAIL, detail)
+
+
+def judge(name, r, expect="", kmemleak=None):
     """Turn one boot into results: the group's own KTAP plus boot/console checks.
 
-    EXPECT: the group's expect_panic regular expression, if any."""
+    EXPECT: the group's expect_panic regular expression, if any.  KMEMLEAK:
+    whether the boot must carry a kmemleak report (default: the debug kernel)."""
+    if kmemleak is None:
+        kmemleak = debug_mode()
     res = ktap.parse(r["results"].splitlines(), prefix=f"{name}: ")
     console = r["console"]
     tail = console.splitlines()[-25:]
@@ -432,16 +509,30 @@ def judge(name, r, expect=""):
                                    tail + [f"test script exited {rc} although no result failed"]))
         else:
             res.append(ktap.Result(f"{name}: guest finished", ktap.PASS))
+    if not expect:
+        leak = kmemleak_result(name, r["status"], kmemleak)
+        if leak:
+            res.append(leak)
     bad = [l for l in console.splitlines() if CONSOLE_BAD.search(l)]
     if bad:
         idx = console.splitlines().index(bad[0])
+        # Name every distinct report (up to 3 more), then the first one's context;
+        # report() shows the last 16 detail lines, one is the logs line.
+        strip = lambda l: re.sub(r"^\[\s*[\d.]+\]\s*", "", l).strip()
+        heads = []
+        for l in bad[1:]:
+            h = strip(l)
+            if h not in heads and h not in (strip(bad[0]), "Call Trace:"):
+                heads.append(h)
+        head = [f"{len(bad)} bad line(s), first: {bad[0].strip()}"] + [f"also: {h}" for h in heads[:3]]
         ctx = console.splitlines()[max(0, idx - 3): idx + 20]
         res.append(ktap.Result(f"{name}: kernel log clean", ktap.FAIL,
-                               [f"{len(bad)} bad line(s), first: {bad[0].strip()}", "context:"] + ctx[:14]))
+                               head + ["context:"] + ctx[:14 - len(head)]))
     else:
         res.append(ktap.Result(f"{name}: kernel log clean", ktap.PASS))
-    if any(x.status == ktap.FAIL for x in res):
-        res[-1].detail.append(f"logs kept in {os.path.relpath(r['run_dir'], TOP)}/")
+    failed = [x for x in res if x.status == ktap.FAIL]
+    if failed:
+        failed[-1].detail.append(f"logs kept in {os.path.relpath(r['run_dir'], TOP)}/")
     return res
 
 
@@ -470,13 +561,13 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
             times = json.load(f)
     except (OSError, ValueError):
         times = {}
-    order = sorted(names, key=lambda n: -times.get(n, 0))
+    order = sorted(names, key=lambda n: -times.get(run_tag + n, times.get(n, 0)))
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         done = dict(zip(order, ex.map(one, order)))
     results = []
     for n in names:
         results += done[n][0]
-        times[n] = round(done[n][1]["seconds"], 1)
+        times[run_tag + n] = round(done[n][1]["seconds"], 1)
     with open(times_file, "w") as f:
         json.dump(times, f)
     return results, accel
@@ -515,7 +606,8 @@ def prepare():
 
 def cmd_check(args):
     allg = groups()
-    names = args.groups or [n for n in allg if allg[n]["kind"] == "check"]
+    kinds = ("check", "debug") if debug_mode() else ("check",)
+    names = args.groups or [n for n in allg if allg[n]["kind"] in kinds]
     for n in names:
         if n not in allg:
             die(f"unknown group {n!r}; groups: {', '.join(allg)}")
@@ -528,9 +620,14 @@ def cmd_check(args):
         ktap.report(results)
         print(ktap.summary(results))
         return 1
+    # The debug kernel changes nothing for the host suites: guest groups only,
+    # their logs in build/runs/debug-GROUP.
+    tag = ""
+    if debug_mode():
+        tag = ("stock-" if os.environ.get("RIG_STOCK") == "1" else "") + DEBUG_FLAVOUR + "-"
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
-        host = ex.submit(run_host_suites) if not args.groups else None
-        gres, accel = run_groups(names, bz, initrd, allg)
+        host = ex.submit(run_host_suites) if not args.groups and not debug_mode() else None
+        gres, accel = run_groups(names, bz, initrd, allg, run_tag=tag)
         results = (host.result() if host else []) + gres
     if not args.groups and not os.environ.get("RIG_KERNEL_FLAVOUR") and os.environ.get("RIG_STOCK") != "1":
         # Upstream's own tests on the patched and the stock kernel, results compared.
@@ -584,7 +681,7 @@ def cmd_bench(args):
 def cmd_boot(args):
     allg = groups()
     bz, initrd = prepare()
-    g = allg.get(args.group, {"images": [], "cmdline": "", "rtc": "", "timeout": 120, "smp": 1})
+    g = allg.get(args.group, {"images": [], "cmdline": "", "rtc": "", "timeout": 120 * timeout_scale(), "smp": 1})
     names = args.images.split(",") if args.images else g["images"]
     imgs = build_images(names)
     accel = accelerator(bz, initrd)
@@ -605,14 +702,20 @@ def cmd_boot(args):
 def main():
     ap = argparse.ArgumentParser(description=__doc__, formatter_class=argparse.RawDescriptionHelpFormatter)
     sub = ap.add_subparsers(dest="cmd", required=True)
+    flav = dict(metavar="NAME", help="kernel flavour kernel/configs/NAME/ (sets RIG_KERNEL_FLAVOUR); "
+                "debug: the sanitizer kernel, guest groups of kind check and debug")
     p = sub.add_parser("check")
     p.add_argument("groups", nargs="*")
+    p.add_argument("--flavour", **flav)
     p.set_defaults(fn=cmd_check)
     p = sub.add_parser("run")
     p.add_argument("groups", nargs="+")
+    p.add_argument("--flavour", **flav)
     p.set_defaults(fn=cmd_check)
     sub.add_parser("demo").set_defaults(fn=cmd_demo)
-    sub.add_parser("build").set_defaults(fn=lambda a: (prepare(), 0)[1])
+    p = sub.add_parser("build")
+    p.add_argument("--flavour", **flav)
+    p.set_defaults(fn=lambda a: (prepare(), 0)[1])
     p = sub.add_parser("bench")
     p.add_argument("groups", nargs="*")
     p.set_defaults(fn=cmd_bench)
@@ -623,8 +726,11 @@ def main():
     p.add_argument("--cmdline")
     p.add_argument("--rtc")
     p.add_argument("--images")
+    p.add_argument("--flavour", **flav)
     p.set_defaults(fn=cmd_boot)
     args = ap.parse_args()
+    if getattr(args, "flavour", None):
+        os.environ["RIG_KERNEL_FLAVOUR"] = args.flavour
     # One rig run at a time per checkout: runs share build/ (kernel objects,
     # initramfs, build/runs/GROUP); a second one waits instead of clobbering.
     os.makedirs(BUILD, exist_ok=True)

@@ -1,9 +1,17 @@
 #!/usr/bin/env python3
-"""Run rig/ktap.py on the canned logs in cases/ and compare with cases/*.expected.
+"""Run rig/ktap.py on the canned logs in cases/ and compare with cases/*.expected;
+run rig/rig.py's judge() on the canned boots in judge/ and compare with
+judge/NAME/expected.
+
+A judge case is a directory: console.log (kernel log), results.ktap and status
+(the results and status channels; optional), expect_panic (the group's RE;
+optional).  Cases named debug-* are judged as on the debug kernel (a kmemleak
+report is required); the others as on the default kernel.
 
 Prints TAP 13 (one result per case) so the rig reports it like any guest test.
 Regenerate an expected file after a deliberate change with: run.py --update NAME
 """
+import importlib.util
 import io
 import os
 import sys
@@ -11,6 +19,10 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
 import ktap  # noqa: E402
+
+_spec = importlib.util.spec_from_file_location("rig", os.path.join(here, "..", "..", "rig", "rig.py"))
+rig = importlib.util.module_from_spec(_spec)
+_spec.loader.exec_module(rig)
 
 
 def render(path):
@@ -22,26 +34,58 @@ def render(path):
     return out.getvalue()
 
 
+def render_judge(d):
+    name = os.path.basename(d)
+
+    def part(f):
+        try:
+            with open(os.path.join(d, f), errors="replace") as fh:
+                return fh.read()
+        except FileNotFoundError:
+            return ""
+    r = {"console": part("console.log"), "results": part("results.ktap"), "status": part("status"),
+         "qemu": "", "rc": 0, "timed_out": False, "seconds": 1.0, "first_result": None,
+         "run_dir": os.path.join(rig.BUILD, "runs", name)}
+    res = rig.judge(name, r, part("expect_panic").strip(), kmemleak=name.startswith("debug-"))
+    out = io.StringIO()
+    ktap.report(res, out)
+    print(ktap.summary(res), file=out)
+    return out.getvalue()
+
+
+def all_cases():
+    """(label, expected file, render function) per case."""
+    out = []
+    for n in sorted(f[:-5] for f in os.listdir(os.path.join(here, "cases")) if f.endswith(".ktap")):
+        out.append(("ktap parser: " + n, os.path.join(here, "cases", n + ".expected"),
+                    lambda n=n: render(os.path.join(here, "cases", n + ".ktap"))))
+    jdir = os.path.join(here, "judge")
+    for n in sorted(os.listdir(jdir)) if os.path.isdir(jdir) else []:
+        out.append(("rig judge: " + n, os.path.join(jdir, n, "expected"),
+                    lambda n=n: render_judge(os.path.join(jdir, n))))
+    return out
+
+
 def main():
-    cases = sorted(f[:-5] for f in os.listdir(os.path.join(here, "cases")) if f.endswith(".ktap"))
+    cases = all_cases()
     if sys.argv[1:2] == ["--update"]:
-        for name in sys.argv[2:]:
-            with open(os.path.join(here, "cases", name + ".expected"), "w") as f:
-                f.write(render(os.path.join(here, "cases", name + ".ktap")))
+        for label, exp_path, fn in cases:
+            if label in sys.argv[2:] or label.split()[-1] in sys.argv[2:]:
+                with open(exp_path, "w") as f:
+                    f.write(fn())
         return 0
     print("TAP version 13")
     print(f"1..{len(cases)}")
     bad = 0
-    for i, name in enumerate(cases, 1):
-        exp_path = os.path.join(here, "cases", name + ".expected")
-        got = render(os.path.join(here, "cases", name + ".ktap"))
+    for i, (name, exp_path, fn) in enumerate(cases, 1):
+        got = fn()
         try:
             with open(exp_path) as f:
                 exp = f.read()
         except FileNotFoundError:
             exp = None
         if got == exp:
-            print(f"ok {i} ktap parser: {name}")
+            print(f"ok {i} {name}")
         else:
             bad += 1
             print(f"# expected ({exp_path}):")
@@ -50,7 +94,7 @@ def main():
             print("# got:")
             for line in got.splitlines():
                 print("#   " + line)
-            print(f"not ok {i} ktap parser: {name}")
+            print(f"not ok {i} {name}")
     return 1 if bad else 0
 
 
