@@ -202,6 +202,8 @@ struct shared {
 	struct policy pol;		/* valid while seq is even */
 	int stop;
 	long flips, flip_errors;
+	long long syscall_ns;		/* time in the bracketed syscalls, all workers */
+	long syscalls;
 	char flip_problem[200];
 	struct wstats w[16];
 };
@@ -237,6 +239,21 @@ static int sys_fspick(int dfd, const char *path, unsigned int flags)
 static unsigned int seq_read(void)
 {
 	return __atomic_load_n(&sh->seq, __ATOMIC_SEQ_CST);
+}
+
+static long long now_ns(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return ts.tv_sec * 1000000000LL + ts.tv_nsec;
+}
+
+/* For the flipper's pace: how long a bracketed syscall takes */
+static void syscall_took(long long t0)
+{
+	__atomic_add_fetch(&sh->syscall_ns, now_ns() - t0, __ATOMIC_RELAXED);
+	__atomic_add_fetch(&sh->syscalls, 1, __ATOMIC_RELAXED);
 }
 
 /* ------------------------------------------------------------- file I/O */
@@ -353,6 +370,7 @@ static void flipper(void)
 	rnd_state = 0x9e3779b97f4a7c15ULL;
 	while (!__atomic_load_n(&sh->stop, __ATOMIC_SEQ_CST)) {
 		int knob = rnd() % (2 + NITEMS), n = 1 + rnd() % 2, k, m;
+		long long avg_us;
 		struct policy p = sh->pol;
 
 		__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_SEQ_CST);	/* odd */
@@ -375,7 +393,14 @@ static void flipper(void)
 		sh->pol = p;
 		sh->flips++;
 		__atomic_store_n(&sh->seq, sh->seq + 1, __ATOMIC_SEQ_CST);	/* even */
-		usleep(1000 + rnd() % 15000);
+		/*
+		 * Next change after 0 to 3 times the average mount syscall: about
+		 * half the syscalls see no change (checked exactly), the others
+		 * race one (checked by ranges), on any kernel speed.
+		 */
+		n = __atomic_load_n(&sh->syscalls, __ATOMIC_RELAXED);
+		avg_us = n ? __atomic_load_n(&sh->syscall_ns, __ATOMIC_RELAXED) / n / 1000 : 5000;
+		usleep(rnd() % (3 * avg_us + 1));
 	}
 	_exit(0);
 }
@@ -513,6 +538,7 @@ static int do_mount(const struct image *im, const char *dev, const char *dir, in
 	bool ro = op == OP_MOUNT_RO || op == OP_FSOPEN_RO || op == OP_REMOUNT_RW || op == OP_RECONF_RW;
 	bool api = op == OP_FSOPEN_RW || op == OP_FSOPEN_RO || op == OP_RECONF_RW;
 	unsigned int s1, s2;
+	long long t0;
 	int r, fd = -1, mfd;
 
 	*stable = false;
@@ -527,6 +553,7 @@ static int do_mount(const struct image *im, const char *dev, const char *dir, in
 			return r == 0 ? -EIO : r;
 		}
 	}
+	t0 = now_ns();
 	s1 = seq_read();
 	*p = sh->pol;
 	if (api)
@@ -534,6 +561,7 @@ static int do_mount(const struct image *im, const char *dev, const char *dir, in
 	else
 		r = mount(dev, dir, im->fstype, ro ? MS_RDONLY : 0, NULL) ? -errno : 0;
 	s2 = seq_read();
+	syscall_took(t0);
 	*stable = s1 == s2 && !(s1 & 1);
 	if (api) {
 		if (!r) {
@@ -557,6 +585,7 @@ static int do_reconf(const struct image *im, const char *dir, int op, bool *stab
 		     struct policy *p)
 {
 	unsigned int s1, s2;
+	long long t0;
 	int r, fd = -1;
 
 	(void)im;
@@ -571,6 +600,7 @@ static int do_reconf(const struct image *im, const char *dir, int op, bool *stab
 			return r;
 		}
 	}
+	t0 = now_ns();
 	s1 = seq_read();
 	*p = sh->pol;
 	if (op == OP_RECONF_RW)
@@ -578,6 +608,7 @@ static int do_reconf(const struct image *im, const char *dir, int op, bool *stab
 	else
 		r = mount(NULL, dir, NULL, MS_REMOUNT, NULL) ? -errno : 0;
 	s2 = seq_read();
+	syscall_took(t0);
 	*stable = s1 == s2 && !(s1 & 1);
 	if (fd >= 0)
 		close(fd);
@@ -747,7 +778,8 @@ int main(int argc, char **argv)
 			tot.refused_max[c] += w->refused_max[c];
 		}
 	}
-	diag("%.1f s, %ld policy changes", elapsed, sh->flips);
+	diag("%.1f s, %ld policy changes, %.1f ms per mount syscall", elapsed, sh->flips,
+	     sh->syscalls ? sh->syscall_ns / 1e6 / sh->syscalls : 0.0);
 
 	result(!sh->flip_errors && sh->flips > 0, "flipper: %ld policy changes, every write accepted",
 	       sh->flips);

@@ -1,0 +1,13 @@
+#!/bin/sh
+# Allocation failures on the mount paths (tests/guest/faultinject.c); debug
+# kernel only (group faultinject, kind = debug), skips elsewhere.  Kernel
+# command line: faultinject.points=N faultinject.cycles=N faultinject.seconds=S.
+k=12 r=40 t=600
+for arg in $(cat /proc/cmdline); do
+	case "$arg" in
+	faultinject.points=*) k=${arg#*=} ;;
+	faultinject.cycles=*) r=${arg#*=} ;;
+	faultinject.seconds=*) t=${arg#*=} ;;
+	esac
+done
+exec /tests/faultinject -k "$k" -r "$r" -t "$t" reiserfs36 ext2 xfs-v4 ext4-128 ext4-256
