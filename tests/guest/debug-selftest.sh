@@ -1,11 +1,11 @@
 #!/bin/sh
 # The debug kernel (`make check-debug`, kind = debug) is what it claims: KASAN
-# initialized, lockdep on and not switched off by an earlier report, the
-# fault-injection interfaces present, and kmemleak reports an object nothing
-# references (positive control for the scan tests/guest/init runs at the end
-# of every group).
+# initialized, lockdep on and not switched off by an earlier report, UBSAN and
+# the sleep-in-atomic check built in, the fault-injection interfaces present,
+# and kmemleak reports an object nothing references (positive control for the
+# scan tests/guest/init runs at the end of every group).
 . /tests/ktap.sh
-ktap_plan 5
+ktap_plan 6
 kml=/sys/kernel/debug/kmemleak
 
 dmesg | grep -q 'KernelAddressSanitizer initialized' &&
@@ -18,6 +18,13 @@ else
 	ktap_diag "$(grep debug_locks /proc/lockdep_stats 2>&1)"
 	ktap_fail "lockdep on (debug_locks 1)"
 fi
+
+missing=
+for sym in __ubsan_handle_out_of_bounds __ubsan_handle_shift_out_of_bounds __might_resched; do
+	grep -q " $sym\$" /proc/kallsyms || missing="$missing $sym"
+done
+[ -z "$missing" ] && ktap_ok "UBSAN (bounds, shift) and DEBUG_ATOMIC_SLEEP built in" ||
+	{ ktap_diag "not in /proc/kallsyms:$missing"; ktap_fail "UBSAN (bounds, shift) and DEBUG_ATOMIC_SLEEP built in"; }
 
 missing=
 for f in /sys/kernel/debug/failslab/probability /sys/kernel/debug/fail_page_alloc/probability \
