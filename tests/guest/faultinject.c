@@ -331,7 +331,7 @@ static bool find_ranges(void)
 	vmalloc_start = sym_addr("__vmalloc_node_range_noprof", &vmalloc_end);
 	if (!vmalloc_start)
 		vmalloc_start = sym_addr("__vmalloc_node_range", &vmalloc_end);
-	jbd2_start = sym_addr("jbd2_stats_proc_init", &jbd2_end);
+	jbd2_start = sym_addr("jbd2_journal_init_inode", &jbd2_end);
 	if (!pre || !chk || !vmalloc_start || !jbd2_start)
 		return false;
 	series_start = pre < chk ? pre : chk;
@@ -366,9 +366,12 @@ static void reject(const char *dir, unsigned long start, unsigned long end)
 /*
  * Where faults are never injected.  vmalloc: a failed vmalloc reports itself
  * with a stack dump (warn_alloc()), by design.  For ext4 with jbd2,
- * jbd2_stats_proc_init() instead: jbd2 ignores a failure to create
- * /proc/fs/jbd2/<dev>/info but removes it unconditionally at unmount, which
- * WARNs in remove_proc_entry() (a bug of the stock kernel, see the report).
+ * jbd2_journal_init_inode() instead: its jbd2_stats_proc_init() ignores a
+ * failure to create /proc/fs/jbd2/<dev>/info but jbd2_stats_proc_exit()
+ * removes it unconditionally at unmount, which WARNs in remove_proc_entry()
+ * (a bug of the stock kernel; jbd2_info_ok() names the operation if it
+ * happens).  jbd2_stats_proc_init() tail-calls proc_create_data(), so only
+ * its caller is on the stack of that allocation.
  * ext4 calls vmalloc only as kvmalloc()'s fallback after a failed kmalloc,
  * and fail-nth fails one allocation per operation, so vmalloc's own
  * allocations never fail there; the random phase leaves ext4 out.
@@ -1013,7 +1016,7 @@ int main(int argc, char **argv)
 	last = base;
 
 	ok = find_ranges();
-	diag("series code %#lx-%#lx, vmalloc %#lx-%#lx, jbd2_stats_proc_init %#lx-%#lx",
+	diag("series code %#lx-%#lx, vmalloc %#lx-%#lx, jbd2_journal_init_inode %#lx-%#lx",
 	     series_start, series_end, vmalloc_start, vmalloc_end, jbd2_start, jbd2_end);
 	ok = ok && fault_setup();
 	for (c = 0; c < NCOUNTERS; c++)
