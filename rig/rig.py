@@ -225,11 +225,13 @@ def build_guest_programs(obj, dest):
     cache = os.path.join(BUILD, "guest-bin")
     os.makedirs(cache, exist_ok=True)
     gdir = os.path.join(TOP, "tests", "guest")
+    # Headers beside the programs (guest.h) are part of every program's key.
+    shared = [read(os.path.join(gdir, h)) for h in sorted(os.listdir(gdir)) if h.endswith(".h")]
     for f in sorted(os.listdir(gdir)):
         if not f.endswith(".c"):
             continue
         src = os.path.join(gdir, f)
-        key = sha(read(src), hdrs)
+        key = sha(read(src), *shared, hdrs)
         binp = os.path.join(cache, f[:-2] + "." + key)
         if not os.path.exists(binp):
             r = subprocess.run(["gcc", "-static", "-O2", "-Wall", "-Wextra", "-Werror", "-isystem", hdrs,

@@ -54,55 +54,12 @@
 #include <sys/statvfs.h>
 #include <sys/syscall.h>
 
-#ifndef FSOPEN_CLOEXEC
-#define FSOPEN_CLOEXEC		0x00000001
-#define FSPICK_CLOEXEC		0x00000001
-#define FSMOUNT_CLOEXEC		0x00000001
-#define MOVE_MOUNT_F_EMPTY_PATH	0x00000004
-#define FSCONFIG_SET_FLAG	0
-#define FSCONFIG_SET_STRING	1
-#define FSCONFIG_CMD_CREATE	6
-#define FSCONFIG_CMD_RECONFIGURE 7
-#endif
+#include "guest.h"
 
 #define DBG		"/sys/kernel/debug"
-#define SYSCTL_DEP	"/proc/sys/fs/deprecated_policy"
-#define SYSCTL_Y2038	"/proc/sys/fs/y2038_policy"
-#define SYSFS_DEP	"/sys/fs/deprecated"
-#define SYSFS_Y2038	"/sys/fs/y2038"
 #define MNT		"/tmp/fi"
 
 /* ------------------------------------------------------------------ KTAP */
-
-static int test_nr, any_failed;
-
-static void result(bool pass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
-static void result(bool pass, const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("%s %d ", pass ? "ok" : "not ok", ++test_nr);
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-	if (!pass)
-		any_failed = 1;
-}
-
-static void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
-static void diag(const char *fmt, ...)
-{
-	va_list ap;
-
-	printf("# ");
-	va_start(ap, fmt);
-	vprintf(fmt, ap);
-	va_end(ap);
-	printf("\n");
-	fflush(stdout);
-}
 
 /* At most this many problem lines per test, then a count */
 static int problems;
@@ -131,68 +88,7 @@ static bool test_end(void)
 	return ok;
 }
 
-/* ------------------------------------------------------------- file I/O */
-
-static int write_str(const char *path, const char *s)
-{
-	int fd = open(path, O_WRONLY | O_CLOEXEC);
-	int ret = 0;
-
-	if (fd < 0)
-		return -errno;
-	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
-		ret = -errno;
-	close(fd);
-	return ret;
-}
-
-static void read_line(const char *path, char *buf, size_t size)
-{
-	int fd = open(path, O_RDONLY | O_CLOEXEC);
-	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
-
-	if (fd >= 0)
-		close(fd);
-	if (n < 0)
-		n = 0;
-	buf[n] = '\0';
-	while (n > 0 && buf[n - 1] == '\n')
-		buf[--n] = '\0';
-}
-
 /* ------------------------------------------------------------- counters */
-
-enum { C_REISERFS, C_EXT2, C_XFSV4, C_XFSCI, C_EXT4SMALL, C_Y2038, NCOUNTERS };
-static const char *const counter_names[] = {
-	"reiserfs", "ext2", "xfs-v4", "xfs-ascii-ci", "ext4-small-inodes", "y2038",
-};
-
-struct snapshot {
-	long mounts[NCOUNTERS], refused[NCOUNTERS], active[NCOUNTERS];
-};
-
-static long read_counter(int c, const char *file)
-{
-	char path[128], buf[32];
-
-	if (c == C_Y2038)
-		snprintf(path, sizeof(path), SYSFS_Y2038 "/%s", file);
-	else
-		snprintf(path, sizeof(path), SYSFS_DEP "/%s/%s", counter_names[c], file);
-	read_line(path, buf, sizeof(buf));
-	return buf[0] ? strtol(buf, NULL, 10) : -1;
-}
-
-static void snap(struct snapshot *s)
-{
-	int c;
-
-	for (c = 0; c < NCOUNTERS; c++) {
-		s->mounts[c] = read_counter(c, "mounts");
-		s->refused[c] = read_counter(c, "refused");
-		s->active[c] = read_counter(c, "active");
-	}
-}
 
 static struct snapshot base, last;
 /* What the operations allow the counters to have done since base */
@@ -465,32 +361,6 @@ static void make_it_fail(bool on)
 }
 
 /* ---------------------------------------------------------- operations */
-
-static int sys_fsopen(const char *fs, unsigned int flags)
-{
-	return syscall(__NR_fsopen, fs, flags);
-}
-
-static int sys_fsconfig(int fd, unsigned int cmd, const char *key, const void *val, int aux)
-{
-	return syscall(__NR_fsconfig, fd, cmd, key, val, aux);
-}
-
-static int sys_fsmount(int fd, unsigned int flags, unsigned int attr)
-{
-	return syscall(__NR_fsmount, fd, flags, attr);
-}
-
-static int sys_move_mount(int from_dfd, const char *from, int to_dfd, const char *to,
-			  unsigned int flags)
-{
-	return syscall(__NR_move_mount, from_dfd, from, to_dfd, to, flags);
-}
-
-static int sys_fspick(int dfd, const char *path, unsigned int flags)
-{
-	return syscall(__NR_fspick, dfd, path, flags);
-}
 
 /*
  * How faults are armed around the one syscall under test: fail-nth N

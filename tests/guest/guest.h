@@ -1,0 +1,162 @@
+/* SPDX-License-Identifier: GPL-2.0 */
+/*
+ * Shared by the static guest test programs (the .c files beside it): KTAP output,
+ * one-line file I/O, the new mount API and the series' policy and inventory
+ * files.  Everything is static inline: each program is one translation unit.
+ */
+#ifndef FSDEPRECATE_GUEST_H
+#define FSDEPRECATE_GUEST_H
+
+#include <errno.h>
+#include <fcntl.h>
+#include <stdarg.h>
+#include <stdbool.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include <sys/syscall.h>
+
+/* The new mount API, from <linux/mount.h> (which clashes with <sys/mount.h>) */
+#ifndef FSOPEN_CLOEXEC
+#define FSOPEN_CLOEXEC		0x00000001
+#define FSPICK_CLOEXEC		0x00000001
+#define FSMOUNT_CLOEXEC		0x00000001
+#define MOVE_MOUNT_F_EMPTY_PATH	0x00000004
+#define FSCONFIG_SET_FLAG	0
+#define FSCONFIG_SET_STRING	1
+#define FSCONFIG_CMD_CREATE	6
+#define FSCONFIG_CMD_RECONFIGURE 7
+#endif
+
+static inline int sys_fsopen(const char *fs, unsigned int flags)
+{
+	return syscall(__NR_fsopen, fs, flags);
+}
+
+static inline int sys_fsconfig(int fd, unsigned int cmd, const char *key, const void *val, int aux)
+{
+	return syscall(__NR_fsconfig, fd, cmd, key, val, aux);
+}
+
+static inline int sys_fsmount(int fd, unsigned int flags, unsigned int attr)
+{
+	return syscall(__NR_fsmount, fd, flags, attr);
+}
+
+static inline int sys_move_mount(int from_dfd, const char *from, int to_dfd, const char *to,
+				 unsigned int flags)
+{
+	return syscall(__NR_move_mount, from_dfd, from, to_dfd, to, flags);
+}
+
+static inline int sys_fspick(int dfd, const char *path, unsigned int flags)
+{
+	return syscall(__NR_fspick, dfd, path, flags);
+}
+
+/* ------------------------------------------------------------------ KTAP */
+
+static int test_nr, any_failed;
+
+static inline void result(bool pass, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static inline void result(bool pass, const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("%s %d ", pass ? "ok" : "not ok", ++test_nr);
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+	if (!pass)
+		any_failed = 1;
+}
+
+static inline void diag(const char *fmt, ...) __attribute__((format(printf, 1, 2)));
+static inline void diag(const char *fmt, ...)
+{
+	va_list ap;
+
+	printf("# ");
+	va_start(ap, fmt);
+	vprintf(fmt, ap);
+	va_end(ap);
+	printf("\n");
+	fflush(stdout);
+}
+
+/* ------------------------------------------------------- one-line files */
+
+/* Write @s in one write(); 0 or -errno */
+static inline int write_str(const char *path, const char *s)
+{
+	int fd = open(path, O_WRONLY | O_CLOEXEC);
+	int ret = 0;
+
+	if (fd < 0)
+		return -errno;
+	if (write(fd, s, strlen(s)) != (ssize_t)strlen(s))
+		ret = -errno;
+	close(fd);
+	return ret;
+}
+
+/* The file's first line without trailing newlines; "" if unreadable */
+static inline void read_line(const char *path, char *buf, size_t size)
+{
+	int fd = open(path, O_RDONLY | O_CLOEXEC);
+	ssize_t n = fd < 0 ? -1 : read(fd, buf, size - 1);
+
+	if (fd >= 0)
+		close(fd);
+	if (n < 0)
+		n = 0;
+	buf[n] = '\0';
+	while (n > 0 && buf[n - 1] == '\n')
+		buf[--n] = '\0';
+}
+
+/* ------------------------------------------- the series' policy files */
+
+#define SYSCTL_DEP	"/proc/sys/fs/deprecated_policy"
+#define SYSCTL_Y2038	"/proc/sys/fs/y2038_policy"
+#define SYSFS_DEP	"/sys/fs/deprecated"
+#define SYSFS_Y2038	"/sys/fs/y2038"
+
+/* Counters: the items of /sys/fs/deprecated, then /sys/fs/y2038 */
+enum { C_REISERFS, C_EXT2, C_XFSV4, C_XFSCI, C_EXT4SMALL, C_Y2038, NCOUNTERS };
+static const char *const counter_names[] = {
+	"reiserfs", "ext2", "xfs-v4", "xfs-ascii-ci", "ext4-small-inodes", "y2038",
+};
+
+struct snapshot {
+	long mounts[NCOUNTERS], refused[NCOUNTERS], active[NCOUNTERS];
+};
+
+/* Counter @file ("mounts", "refused", "active") of @c; -1 if unreadable */
+static inline long read_counter(int c, const char *file)
+{
+	char path[128], buf[32];
+
+	if (c == C_Y2038)
+		snprintf(path, sizeof(path), SYSFS_Y2038 "/%s", file);
+	else
+		snprintf(path, sizeof(path), SYSFS_DEP "/%s/%s", counter_names[c], file);
+	read_line(path, buf, sizeof(buf));
+	return buf[0] ? strtol(buf, NULL, 10) : -1;
+}
+
+static inline void snap(struct snapshot *s)
+{
+	int c;
+
+	for (c = 0; c < NCOUNTERS; c++) {
+		s->mounts[c] = read_counter(c, "mounts");
+		s->refused[c] = read_counter(c, "refused");
+		s->active[c] = read_counter(c, "active");
+	}
+}
+
+#endif /* FSDEPRECATE_GUEST_H */
