@@ -13,6 +13,7 @@ import sys
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
 import compare  # noqa: E402
+import golden  # noqa: E402
 import ktap  # noqa: E402
 
 
@@ -36,35 +37,8 @@ def render(name):
 def main():
     cases = sorted(f[:-len(".series.ktap")] for f in os.listdir(os.path.join(here, "cases"))
                    if f.endswith(".series.ktap"))
-    if sys.argv[1:2] == ["--update"]:
-        for name in sys.argv[2:]:
-            with open(os.path.join(here, "cases", name + ".expected"), "w") as f:
-                f.write(render(name))
-        return 0
-    print("TAP version 13")
-    print(f"1..{len(cases)}")
-    bad = 0
-    for i, name in enumerate(cases, 1):
-        exp_path = os.path.join(here, "cases", name + ".expected")
-        got = render(name)
-        try:
-            with open(exp_path) as f:
-                exp = f.read()
-        except FileNotFoundError:
-            exp = None
-        if got == exp:
-            print(f"ok {i} upstream comparison: {name}")
-        else:
-            bad += 1
-            print(f"# expected ({exp_path}):")
-            for line in (exp or "<missing>\n").splitlines():
-                print("#   " + line)
-            print("# got:")
-            for line in got.splitlines():
-                print("#   " + line)
-            print(f"not ok {i} upstream comparison: {name}")
-    return 1 if bad else 0
-
+    return golden.run([("upstream comparison: " + n, os.path.join(here, "cases", n + ".expected"),
+                        lambda n=n: render(n)) for n in cases], sys.argv[1:])
 
 if __name__ == "__main__":
     sys.exit(main())

@@ -18,6 +18,7 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
+import golden  # noqa: E402
 import ktap  # noqa: E402
 
 _spec = importlib.util.spec_from_file_location("rig", os.path.join(here, "..", "..", "rig", "rig.py"))
@@ -67,36 +68,7 @@ def all_cases():
 
 
 def main():
-    cases = all_cases()
-    if sys.argv[1:2] == ["--update"]:
-        for label, exp_path, fn in cases:
-            if label in sys.argv[2:] or label.split()[-1] in sys.argv[2:]:
-                with open(exp_path, "w") as f:
-                    f.write(fn())
-        return 0
-    print("TAP version 13")
-    print(f"1..{len(cases)}")
-    bad = 0
-    for i, (name, exp_path, fn) in enumerate(cases, 1):
-        got = fn()
-        try:
-            with open(exp_path) as f:
-                exp = f.read()
-        except FileNotFoundError:
-            exp = None
-        if got == exp:
-            print(f"ok {i} {name}")
-        else:
-            bad += 1
-            print(f"# expected ({exp_path}):")
-            for line in (exp or "<missing>\n").splitlines():
-                print("#   " + line)
-            print("# got:")
-            for line in got.splitlines():
-                print("#   " + line)
-            print(f"not ok {i} {name}")
-    return 1 if bad else 0
-
+    return golden.run(all_cases(), sys.argv[1:])
 
 if __name__ == "__main__":
     sys.exit(main())
