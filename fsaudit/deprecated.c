@@ -51,7 +51,7 @@ struct fsa_item fsa_items[FSA_NITEMS] = {
 		.since = "",
 		.removal = "",
 		.reason = "inodes smaller than 256 bytes (or revision 0) cannot store times after 2038-01-19 03:14:07 UTC",
-		.replacement = "tune2fs -I 256 on the unmounted filesystem, or a copy to a new filesystem",
+		.replacement = "back up, mkfs.ext4 -I 256, restore (tune2fs -I 256 only where fsaudit says it is safe)",
 	},
 };
 
