@@ -51,7 +51,6 @@
 #include <unistd.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 #include "guest.h"
@@ -507,25 +506,14 @@ static struct outcome run_op(const struct image *im, int op, enum arm a, unsigne
 /* Is what is mounted read-only or writable as asked? */
 static bool state_ok(const struct image *im, bool want_rw, const char *what)
 {
-	struct statvfs sv;
-	char file[64];
 	bool ro_flag, created;
-	int fd, err = 0;
+	int err, r = probe_writable(MNT, MNT "/fi", &ro_flag, &err);
 
-	if (statvfs(MNT, &sv)) {
-		problem("%s: %s: statvfs: %s", im->name, what, strerror(errno));
+	if (r) {
+		problem("%s: %s: statvfs: %s", im->name, what, strerror(-r));
 		return false;
 	}
-	ro_flag = sv.f_flag & ST_RDONLY;
-	snprintf(file, sizeof(file), MNT "/fi");
-	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-	created = fd >= 0;
-	if (fd < 0)
-		err = errno;
-	else {
-		close(fd);
-		unlink(file);
-	}
+	created = !err;
 	if (want_rw ? (ro_flag || !created) : (!ro_flag || created)) {
 		problem("%s: %s: %s (ST_RDONLY %d, create: %s)", im->name, what,
 			want_rw ? "not writable" : "writable", ro_flag, created ? "ok" : strerror(err));

@@ -15,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include <sys/statvfs.h>
 #include <sys/syscall.h>
 
 /* The new mount API, from <linux/mount.h> (which clashes with <sys/mount.h>) */
@@ -28,6 +29,33 @@
 #define FSCONFIG_CMD_CREATE	6
 #define FSCONFIG_CMD_RECONFIGURE 7
 #endif
+
+/*
+ * What the mount at @dir says and does: *@ro_flag is its ST_RDONLY, and
+ * *@create_err 0 if @file (a path under @dir) could be created (and was
+ * removed again), else the errno of the create.
+ * Return: 0, or -errno if statvfs() failed.
+ */
+static inline int probe_writable(const char *dir, const char *file, bool *ro_flag,
+				 int *create_err)
+{
+	struct statvfs sv;
+	int fd;
+
+	*ro_flag = false;
+	*create_err = 0;
+	if (statvfs(dir, &sv))
+		return -errno;
+	*ro_flag = sv.f_flag & ST_RDONLY;
+	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		*create_err = errno;
+		return 0;
+	}
+	close(fd);
+	unlink(file);
+	return 0;
+}
 
 static inline int sys_fsopen(const char *fs, unsigned int flags)
 {

@@ -47,7 +47,6 @@
 #include <sys/mman.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
-#include <sys/statvfs.h>
 #include <sys/syscall.h>
 #include <sys/wait.h>
 
@@ -311,25 +310,17 @@ static const char *pol_str(const struct policy *p)
 static bool check_state(struct wstats *w, const struct image *im, const char *dir, bool want_rw,
 			const char *what)
 {
-	struct statvfs sv;
 	char file[128];
 	bool ro_flag, created;
-	int fd, err = 0;
+	int err, r;
 
-	if (statvfs(dir, &sv)) {
-		problem(w, 2, "%s: %s: statvfs: %s", im->name, what, strerror(errno));
+	snprintf(file, sizeof(file), "%s/stress-%ld", dir, w->iterations);
+	r = probe_writable(dir, file, &ro_flag, &err);
+	if (r) {
+		problem(w, 2, "%s: %s: statvfs: %s", im->name, what, strerror(-r));
 		return false;
 	}
-	ro_flag = sv.f_flag & ST_RDONLY;
-	snprintf(file, sizeof(file), "%s/stress-%ld", dir, w->iterations);
-	fd = open(file, O_CREAT | O_WRONLY | O_CLOEXEC, 0644);
-	created = fd >= 0;
-	if (fd < 0)
-		err = errno;
-	else {
-		close(fd);
-		unlink(file);
-	}
+	created = !err;
 	if (want_rw ? (ro_flag || !created) : (!ro_flag || created || err != EROFS)) {
 		problem(w, 2, "%s: %s succeeded but is %s (ST_RDONLY %d, create: %s)", im->name, what,
 			want_rw ? "not writable" : "writable", ro_flag, created ? "ok" : strerror(err));
