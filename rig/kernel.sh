@@ -116,8 +116,18 @@ fi
 # 3. Kernel image and UAPI headers (for static test programs).
 if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ]; then
 	echo "rig/kernel: building $obj (-j$jobs)"
-	"${mk[@]}" -j"$jobs" bzImage
+	# A modular config (flavour "modules"): the modules too, installed
+	# stripped with depmod into $obj/modules-install/lib/modules/<release>/,
+	# which rig/rig.py copies into that kernel's initramfs.
+	modular=0
+	grep -qx 'CONFIG_MODULES=y' "$obj/.config" && modular=1
+	rm -rf "$obj/modules-install"
+	"${mk[@]}" -j"$jobs" bzImage $([ $modular = 0 ] || echo modules)
 	"${mk[@]}" headers_install INSTALL_HDR_PATH="$top/$obj/usr-headers" >/dev/null
+	if [ $modular = 1 ]; then
+		"${mk[@]}" modules_install INSTALL_MOD_PATH="$top/$obj/modules-install" INSTALL_MOD_STRIP=1 \
+			DEPMOD=/sbin/depmod >/dev/null
+	fi
 	echo "$cfgstamp" > "$obj/build.stamp"
 fi
 echo "$top/$obj/arch/x86/boot/bzImage"
