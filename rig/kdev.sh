@@ -13,7 +13,8 @@ tar xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp"
 mv "$dir.tmp/linux-source-6.12" "$dir" && rmdir "$dir.tmp"
 cd "$dir"
 git init -q
-git add -A
+# Debian's .gitignore ignores every top-level path ("/*"): add by force.
+git add -Af
 git commit -qm "linux-source-6.12 $ver (Debian, pristine)"
 git tag pristine
 if ls "$top"/kernel/patches/*.patch >/dev/null 2>&1; then
