@@ -976,14 +976,9 @@ int main(int argc, char **argv)
 		case 'h':
 			usage();
 		case 'V':
-#ifdef FSAUDIT_STATIC
-			printf("%s from fsdeprecate %s (static: libblkid %s, built-in mount table and output)\n",
-			       program_invocation_short_name, FSAUDIT_VERSION, BLKID_VERSION);
-#else
 			printf("%s from fsdeprecate %s (libblkid %s, libmount %s, libsmartcols %s)\n",
 			       program_invocation_short_name, FSAUDIT_VERSION,
 			       BLKID_VERSION, LIBMOUNT_VERSION, LIBSMARTCOLS_VERSION);
-#endif
 			return FSA_EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",

@@ -250,6 +250,8 @@ def copy_host_programs(stage):
         line = line.split("#")[0].split()
         if not line:
             continue
+        if len(line) == 2:
+            line[1] = os.path.join(TOP, line[1])  # a relative HOST_PATH is in the project
         if len(line) != 2 or not os.path.isfile(line[1]):
             die(f"tests/host-programs.conf: {' '.join(line)}: want GUEST_PATH HOST_PATH of an existing file")
         files = [(line[0], line[1])]
@@ -280,14 +282,13 @@ def build_initramfs(src, obj):
             shutil.copy2(os.path.join(gdir, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
     build_selftests(src, obj, os.path.join(stage, "tests", "selftests"))
+    # fsaudit for the booted oracle test: tests/host-programs.conf copies it
+    # with its shared libraries.
+    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    if r.returncode != 0:
+        die(f"make -C fsaudit failed:\n{r.stdout}")
     copy_host_programs(stage)
-    # fsaudit, static, for the booted oracle test.
-    if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
-        r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "static"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        if r.returncode != 0:
-            die(f"make -C fsaudit static failed:\n{r.stdout}")
-        shutil.copy2(os.path.join(TOP, "fsaudit", "fsaudit.static"), os.path.join(stage, "tests", "fsaudit"))
     for name, g in groups().items():
         if g["selftest"]:
             p = os.path.join(stage, "tests", name + ".sh")
