@@ -583,6 +583,7 @@ def host_suites():
     suites.append(("compare", [sys.executable, os.path.join(TOP, "tests", "compare", "run.py")]))
     if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
         suites.append(("fsaudit", ["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "check"]))
+        suites.append(("fsaudit-install", ["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "check-install"]))
     return suites
 
 

@@ -1,0 +1,360 @@
+#!/bin/bash
+# Installation tests: TAP version 13 on stdout, non-zero exit on failure.
+#   make install / uninstall with DESTDIR and PREFIX, the bash completion,
+#   fsaudit-textfile's atomic write, the systemd units; the Debian package
+#   built with dpkg-buildpackage from a copy of fsaudit/ in a temporary
+#   directory, lintian, then (root only) dpkg -i, fsaudit from PATH on a
+#   fixture image, the installed files, dpkg --purge and the machine as before.
+set -u
+export LC_ALL=C TZ=UTC
+
+here=$(cd "$(dirname "$0")/.." && pwd)
+tmp=$(mktemp -d /tmp/fsaudit-install.XXXXXX) || exit 2
+installed=0
+cleanup() {
+	# never leave our package behind, whatever happened
+	if [ $installed = 1 ]; then dpkg_retry --purge fsaudit >/dev/null 2>&1; fi
+	rm -rf "$tmp"
+}
+trap cleanup EXIT
+results=$tmp/results
+: >"$results"
+n=0
+failed=0
+ok()    { n=$((n + 1)); echo "ok $n - $1" >>"$results"; }
+skip()  { n=$((n + 1)); echo "ok $n - $1 # SKIP $2" >>"$results"; }
+notok() {
+	n=$((n + 1)); failed=$((failed + 1))
+	echo "not ok $n - $1" >>"$results"
+	if [ -n "${2:-}" ] && [ -s "$2" ]; then head -40 "$2" | sed 's/^/# /' >>"$results"; fi
+}
+check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+# dpkg, waiting for a lock another process (apt) holds, up to 10 minutes
+dpkg_retry() {
+	local i rc
+	for i in $(seq 120); do
+		dpkg "$@" >"$tmp/dpkg.out" 2>&1
+		rc=$?
+		grep -q 'dpkg frontend lock\|dpkg status database is locked' "$tmp/dpkg.out" || break
+		sleep 5
+	done
+	cat "$tmp/dpkg.out"
+	return $rc
+}
+
+# The installed paths every test checks, relative to PREFIX
+rel_files="bin/fsaudit share/man/man8/fsaudit.8 share/bash-completion/completions/fsaudit
+libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer"
+
+# ---------------------------------------------------------------- make install
+d=$tmp/destdir
+make -s -C "$here" install DESTDIR="$d" >"$tmp/install.log" 2>&1
+rc=$?
+for f in $rel_files; do
+	[ -f "$d/usr/local/$f" ] || echo "missing /usr/local/$f" >>"$tmp/install.log"
+done
+for f in bin/fsaudit libexec/fsaudit/fsaudit-textfile; do
+	[ "$(stat -c %a "$d/usr/local/$f" 2>/dev/null)" = 755 ] || echo "/usr/local/$f: not mode 755" >>"$tmp/install.log"
+done
+"$d/usr/local/bin/fsaudit" --version >/dev/null 2>>"$tmp/install.log" || echo "installed binary does not run" >>"$tmp/install.log"
+[ $rc = 0 ] && ! grep -q 'missing\|not mode\|does not run' "$tmp/install.log"
+check "make install DESTDIR=: binary, man page, completion, helper, units under /usr/local" $? "$tmp/install.log"
+
+grep -q '^ExecStart=/usr/local/libexec/fsaudit/fsaudit-textfile ' "$d/usr/local/lib/systemd/system/fsaudit.service" &&
+grep -q '^fsaudit=${FSAUDIT:-/usr/local/bin/fsaudit}$' "$d/usr/local/libexec/fsaudit/fsaudit-textfile" &&
+! grep -q '@[A-Z]*@' "$d/usr/local/lib/systemd/system/fsaudit.service" "$d/usr/local/libexec/fsaudit/fsaudit-textfile"
+check "make install: the unit and the helper name the installed paths" $? "$d/usr/local/lib/systemd/system/fsaudit.service"
+
+make -s -C "$here" uninstall DESTDIR="$d" >"$tmp/uninstall.log" 2>&1
+rc=$?
+find "$d" ! -type d >>"$tmp/uninstall.log"
+[ $rc = 0 ] && [ -z "$(find "$d" ! -type d)" ] && [ ! -e "$d/usr/local/libexec/fsaudit" ]
+check "make uninstall DESTDIR=: every installed file removed" $? "$tmp/uninstall.log"
+
+d=$tmp/destdir2
+make -s -C "$here" install DESTDIR="$d" PREFIX=/opt/fsa >"$tmp/install.log" 2>&1
+rc=$?
+for f in $rel_files; do
+	[ -f "$d/opt/fsa/$f" ] || echo "missing /opt/fsa/$f" >>"$tmp/install.log"
+done
+grep -q '^ExecStart=/opt/fsa/libexec/fsaudit/fsaudit-textfile ' "$d/opt/fsa/lib/systemd/system/fsaudit.service" ||
+	echo "ExecStart does not name /opt/fsa" >>"$tmp/install.log"
+[ $rc = 0 ] && ! grep -q 'missing\|ExecStart' "$tmp/install.log" && [ ! -e "$d/usr" ]
+check "make install PREFIX=/opt/fsa: everything under the prefix" $? "$tmp/install.log"
+make -s -C "$here" uninstall DESTDIR="$d" PREFIX=/opt/fsa >/dev/null 2>&1
+
+# ---------------------------------------------------------------- bash completion
+# complete WORDS... : what the completion offers for the last word, one per line
+complete_words() {
+	(cd "$tmp/cwd" && PATH=$here:$PATH bash --norc --noprofile -c '
+		. /usr/share/bash-completion/bash_completion || exit 1
+		. "$0" || exit 1
+		compopt() { :; }  # a builtin that works only inside readline completion
+		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
+		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		_fsaudit fsaudit "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
+		printf "%s\n" "${COMPREPLY[@]}" | sort' "$here/dist/fsaudit.bash-completion" "$@")
+}
+if [ -f /usr/share/bash-completion/bash_completion ]; then
+	mkdir -p "$tmp/cwd" && : >"$tmp/cwd/disk.img" && : >"$tmp/cwd/disk2.img"
+	{
+		echo "--js: $(complete_words fsaudit --js | tr '\n' ' ')"
+		echo "--ext: $(complete_words fsaudit --ext | tr '\n' ' ')"
+		echo "-o SOU: $(complete_words fsaudit -o SOU | tr '\n' ' ')"
+		echo "-o SOURCE,FST: $(complete_words fsaudit -o SOURCE,FST | tr '\n' ' ')"
+		echo "-o +S-T: $(complete_words fsaudit -o +S-T | tr '\n' ' ')"
+		echo "--ext2-driver e: $(complete_words fsaudit --ext2-driver e | tr '\n' ' ')"
+		echo "-t xf: $(complete_words fsaudit -t xf | tr '\n' ' ')"
+		echo "-J d: $(complete_words fsaudit -J d | tr '\n' ' ')"
+	} >"$tmp/compl.out" 2>&1
+	cat >"$tmp/compl.exp" <<-'EOT'
+	--js: --json 
+	--ext: --ext2-driver 
+	-o SOU: SOURCE, 
+	-o SOURCE,FST: SOURCE,FSTYPE, 
+	-o +S-T: +S-TIME-MAX, 
+	--ext2-driver e: ext2 ext4 
+	-t xf: xfs 
+	-J d: disk.img disk2.img 
+	EOT
+	diff -u "$tmp/compl.exp" "$tmp/compl.out" >"$tmp/compl.diff"
+	check "bash completion: options from --help, columns for -o, values, then files" $? "$tmp/compl.diff"
+	# every option --help lists is offered
+	PATH=$here:$PATH complete_words fsaudit - >"$tmp/compl.opts"
+	"$here/fsaudit" --help | grep -o -- '--[a-z0-9-]*' | sort -u >"$tmp/help.opts"
+	comm -23 "$tmp/help.opts" "$tmp/compl.opts" >"$tmp/compl.missing"
+	[ ! -s "$tmp/compl.missing" ]
+	check "bash completion: every long option of --help is offered" $? "$tmp/compl.missing"
+else
+	skip "bash completion" "bash-completion not installed"
+	skip "bash completion: every long option of --help is offered" "bash-completion not installed"
+fi
+
+# ---------------------------------------------------------------- fsaudit-textfile
+# A stand-in fsaudit: records its arguments, checks that its output goes to
+# a temporary file in the same directory while the old fsaudit.prom stays
+# in place, writes half, then exits with $STUB_RC.
+tf=$tmp/textfile
+mkdir -p "$tf"
+sed 's|@BINDIR@|/nonexistent|g' "$here/dist/fsaudit-textfile.in" >"$tmp/fsaudit-textfile"
+chmod 755 "$tmp/fsaudit-textfile"
+cat >"$tmp/stub" <<'EOT'
+#!/bin/sh
+echo "$*" >"$STUB_LOG"
+out=$(readlink /proc/$$/fd/1)
+echo "stdout $out" >>"$STUB_LOG"
+echo "old $(cat "$STUB_DIR/fsaudit.prom" 2>/dev/null)" >>"$STUB_LOG"
+echo "# HELP fsaudit_stub stand-in"
+echo "fsaudit_stub{rc=\"$STUB_RC\"} 1"
+exit "$STUB_RC"
+EOT
+chmod 755 "$tmp/stub"
+echo "previous" >"$tf/fsaudit.prom"
+FSAUDIT=$tmp/stub STUB_LOG=$tmp/stub.log STUB_DIR=$tf STUB_RC=1 \
+	"$tmp/fsaudit-textfile" --dir "$tf" -- --all -F /proc/1/mountinfo >"$tmp/tf.out" 2>&1
+rc=$?
+{
+	echo "rc=$rc"; cat "$tmp/stub.log"; echo "--- fsaudit.prom:"; cat "$tf/fsaudit.prom"
+	stat -c '%a' "$tf/fsaudit.prom"; ls -A "$tf"
+} >>"$tmp/tf.out" 2>&1
+[ $rc = 0 ] &&
+	[ "$(head -1 "$tmp/stub.log")" = "--prometheus --all -F /proc/1/mountinfo" ] &&
+	grep -q "^stdout $tf/\.fsaudit\.prom\.[A-Za-z0-9]*\$" "$tmp/stub.log" &&
+	grep -q '^old previous$' "$tmp/stub.log" &&
+	grep -qx 'fsaudit_stub{rc="1"} 1' "$tf/fsaudit.prom" &&
+	[ "$(stat -c %a "$tf/fsaudit.prom")" = 644 ] &&
+	[ "$(ls -A "$tf")" = fsaudit.prom ]
+check "fsaudit-textfile: --prometheus into a temporary file beside fsaudit.prom, renamed over it (exit 1 published)" $? "$tmp/tf.out"
+
+cp "$tf/fsaudit.prom" "$tmp/before.prom"
+FSAUDIT=$tmp/stub STUB_LOG=$tmp/stub.log STUB_DIR=$tf STUB_RC=3 \
+	"$tmp/fsaudit-textfile" --dir "$tf" -- --bad >"$tmp/tf.out" 2>&1
+rc=$?
+{ echo "rc=$rc"; ls -A "$tf"; } >>"$tmp/tf.out"
+[ $rc = 3 ] && cmp -s "$tmp/before.prom" "$tf/fsaudit.prom" && [ "$(ls -A "$tf")" = fsaudit.prom ] &&
+	grep -q 'exited 3' "$tmp/tf.out"
+check "fsaudit-textfile: on bad usage (exit 3) the old fsaudit.prom stays, no temporary file left" $? "$tmp/tf.out"
+
+FSAUDIT=$tmp/stub STUB_LOG=$tmp/stub.log STUB_DIR=$tf STUB_RC=0 \
+	"$tmp/fsaudit-textfile" --dir "$tmp/nonexistent" >"$tmp/tf.out" 2>&1
+rc=$?
+echo "rc=$rc" >>"$tmp/tf.out"
+[ $rc != 0 ] && [ ! -e "$tmp/nonexistent" ]
+check "fsaudit-textfile: a missing directory is an error" $? "$tmp/tf.out"
+
+# ---------------------------------------------------------------- units
+svc=$here/dist/fsaudit.service.in
+tmr=$here/dist/fsaudit.timer
+{
+	grep -qx 'Type=oneshot' "$svc" || echo "not Type=oneshot"
+	grep -qx 'ExecStart=@LIBEXECDIR@/fsaudit/fsaudit-textfile --dir /var/lib/prometheus/node-exporter -- --all --mountinfo /proc/1/mountinfo' "$svc" ||
+		echo "ExecStart: not fsaudit-textfile into Debian's textfile directory"
+	for k in ProtectSystem=strict ReadWritePaths=/var/lib/prometheus/node-exporter ProtectHome=read-only \
+	         PrivateTmp=yes NoNewPrivileges=yes DevicePolicy=closed 'DeviceAllow=block-\* r' \
+	         ConditionPathIsDirectory=/var/lib/prometheus/node-exporter; do
+		grep -qx "$k" "$svc" || echo "service lacks $k"
+	done
+	grep -q '^User=\|^DynamicUser=\|^PrivateDevices=yes' "$svc" && echo "service must run as root with the block devices"
+	for k in OnCalendar=daily Persistent=true 'RandomizedDelaySec=.*' WantedBy=timers.target; do
+		grep -qx "$k" "$tmr" || echo "timer lacks $k"
+	done
+} >"$tmp/units.out" 2>&1
+[ ! -s "$tmp/units.out" ]
+check "units: oneshot service into the textfile directory, hardened, as root; daily persistent randomized timer" $? "$tmp/units.out"
+
+# the service runs fsaudit --prometheus (via the helper) and --mountinfo: fsaudit must know both
+"$here/fsaudit" --help >"$tmp/help" 2>&1
+if grep -q -- '--prometheus' "$tmp/help"; then
+	grep -q -- '--mountinfo' "$tmp/help"
+	check "units: fsaudit knows the options the service passes (--prometheus, --all, --mountinfo)" $? "$tmp/help"
+else
+	skip "units: fsaudit knows the options the service passes" "fsaudit has no --prometheus yet"
+fi
+
+# ---------------------------------------------------------------- Debian package
+b=$tmp/deb
+mkdir -p "$b/fsaudit"
+# a copy of the source: no build artefacts of the working tree, nothing written there
+tar -C "$here" --anchored --exclude=./build --exclude=./fsaudit --exclude=./fsaudit.static \
+	--exclude=./debian/fsaudit --exclude=./debian/.debhelper --exclude='./debian/files' \
+	--exclude='./debian/*.substvars' --exclude='./debian/*debhelper*' -cf - . | tar -C "$b/fsaudit" -xf -
+if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
+	skip "Debian package: dpkg-buildpackage -us -uc -b" "dpkg-dev or debhelper not installed"
+	deb=""
+else
+	(cd "$b/fsaudit" && DEB_BUILD_OPTIONS="parallel=1" dpkg-buildpackage -us -uc -b) >"$tmp/deb.log" 2>&1
+	rc=$?
+	deb=$(ls "$b"/fsaudit_*_*.deb 2>/dev/null | head -1)
+	[ $rc = 0 ] && [ -n "$deb" ]
+	check "Debian package: dpkg-buildpackage -us -uc -b" $? "$tmp/deb.log"
+fi
+
+if [ -n "$deb" ]; then
+	# control fields
+	{
+		dpkg-deb -f "$deb" Package Architecture Depends Section
+	} >"$tmp/fields" 2>&1
+	grep -q '^Depends:.*libblkid1.*' "$tmp/fields" && grep -q '^Depends:.*libmount1' "$tmp/fields" &&
+		grep -q '^Depends:.*libsmartcols1' "$tmp/fields" && grep -q '^Depends:.*libc6' "$tmp/fields"
+	check "Debian package: Depends from the shared libraries (libblkid1, libmount1, libsmartcols1, libc6)" $? "$tmp/fields"
+
+	dpkg-deb -c "$deb" | awk '{ print $6 }' | sed 's|^\./|/|' | grep -v '/$' | sort >"$tmp/contents"
+	cat >"$tmp/contents.exp" <<-'EOT'
+	/lib/systemd/system/fsaudit.service
+	/lib/systemd/system/fsaudit.timer
+	/usr/bin/fsaudit
+	/usr/libexec/fsaudit/fsaudit-textfile
+	/usr/share/bash-completion/completions/fsaudit
+	/usr/share/doc/fsaudit/changelog.gz
+	/usr/share/doc/fsaudit/copyright
+	/usr/share/man/man8/fsaudit.8.gz
+	EOT
+	diff -u "$tmp/contents.exp" "$tmp/contents" >"$tmp/contents.diff"
+	check "Debian package: contents" $? "$tmp/contents.diff"
+
+	if command -v lintian >/dev/null; then
+		# errors and warnings fail; info and pedantic tags are printed below
+		lintian --pedantic -I --fail-on error,warning "$b"/fsaudit_*.changes >"$tmp/lintian.out" 2>&1
+		rc=$?
+		grep -v 'running with root privileges is not recommended' "$tmp/lintian.out" >"$tmp/lintian.tags"
+		check "Debian package: lintian --fail-on error,warning" $rc "$tmp/lintian.tags"
+		if [ -s "$tmp/lintian.tags" ]; then sed 's/^/# lintian: /' "$tmp/lintian.tags" >>"$results"; fi
+	else
+		skip "Debian package: lintian" "lintian not installed"
+	fi
+fi
+
+# ---------------------------------------------------------------- dpkg -i (root)
+# files, symlinks and systemd state the package may touch, to compare
+# before the installation and after the purge
+machine_state() {
+	dpkg-query -W -f='${db:Status-Status}\n' fsaudit 2>/dev/null || echo "fsaudit: not known to dpkg"
+	find /usr/bin/fsaudit /usr/libexec/fsaudit /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer \
+		/usr/share/man/man8/fsaudit.8.gz /usr/share/bash-completion/completions/fsaudit /usr/share/doc/fsaudit \
+		/etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled /var/lib/systemd/deb-systemd-helper-masked \
+		-printf '%p %y %l\n' 2>/dev/null | sort
+}
+inst_tests="dpkg -i|fsaudit from PATH on a fixture image|installed files|systemd-analyze verify|textfile output of the installed package|dpkg --purge"
+skip_inst() { local IFS='|' t; for t in $inst_tests; do skip "installed package: $t" "$1"; done; }
+if [ -z "$deb" ]; then
+	skip_inst "no package built"
+elif [ "$(id -u)" != 0 ]; then
+	skip_inst "not root: dpkg -i needs root (the CI suite runs as root)"
+elif [ "$(dpkg-query -W -f='${db:Status-Status}' fsaudit 2>/dev/null)" != "" ] &&
+     [ "$(dpkg-query -W -f='${db:Status-Status}' fsaudit 2>/dev/null)" != not-installed ]; then
+	skip_inst "a fsaudit package is already on this machine; not replacing it"
+else
+	machine_state >"$tmp/state.before"
+	installed=1
+	dpkg_retry -i "$deb" >"$tmp/dpkg-i.log" 2>&1
+	rc=$?
+	[ $rc = 0 ] && [ "$(dpkg-query -W -f='${db:Status-Status}' fsaudit)" = installed ]
+	check "installed package: dpkg -i" $? "$tmp/dpkg-i.log"
+
+	# a fixture image made with mke2fs: ext4, 128-byte inodes
+	mkdir -p "$tmp/img"
+	mke2fs -q -F -t ext4 -I 128 -L fixture -U 0b5e55ed-0000-4000-8000-000000000001 \
+		-E hash_seed=0b5e55ed-0000-4000-8000-000000000002 "$tmp/img/fixture.img" 4M >"$tmp/mke2fs.log" 2>&1
+	(cd "$tmp/img" && env -i PATH=/usr/bin:/bin LC_ALL=C sh -c \
+		'command -v fsaudit; fsaudit -r -n -o SOURCE,FSTYPE,LABEL,VERDICT,S-TIME-MAX fixture.img; echo "rc=$?"') \
+		>"$tmp/run.out" 2>&1
+	printf '%s\n' /usr/bin/fsaudit 'fixture.img ext4 fixture 2038-limited 2147483647' rc=1 >"$tmp/run.exp"
+	diff -u "$tmp/run.exp" "$tmp/run.out" >"$tmp/run.diff" 2>&1
+	check "installed package: fsaudit from PATH on a fixture image (ext4, 128-byte inodes: 2038-limited, exit 1)" $? "$tmp/run.diff"
+
+	{
+		dpkg -L fsaudit | sort >"$tmp/dpkg-L"
+		for f in /usr/bin/fsaudit /usr/share/man/man8/fsaudit.8.gz /usr/share/bash-completion/completions/fsaudit \
+		         /usr/libexec/fsaudit/fsaudit-textfile /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer; do
+			grep -qx "$f" "$tmp/dpkg-L" && [ -f "$f" ] || echo "not installed: $f"
+		done
+		[ "$(man -w fsaudit 2>&1)" = /usr/share/man/man8/fsaudit.8.gz ] || echo "man -w fsaudit: $(man -w fsaudit 2>&1)"
+		MANWIDTH=80 man -P cat fsaudit 2>/dev/null | grep -q '^NAME' || echo "man fsaudit does not render"
+		grep -q 'ExecStart=/usr/libexec/fsaudit/fsaudit-textfile ' /lib/systemd/system/fsaudit.service ||
+			echo "fsaudit.service does not run /usr/libexec/fsaudit/fsaudit-textfile"
+		grep -q '^fsaudit=${FSAUDIT:-/usr/bin/fsaudit}$' /usr/libexec/fsaudit/fsaudit-textfile ||
+			echo "fsaudit-textfile does not run /usr/bin/fsaudit"
+		# bash-completion loads ours on demand
+		bash --norc --noprofile -c '. /usr/share/bash-completion/bash_completion
+			__load_completion fsaudit && complete -p fsaudit' 2>&1 | grep -q -- '-F _fsaudit fsaudit$' ||
+			echo "bash-completion does not load the fsaudit completion"
+		[ -L /etc/systemd/system/timers.target.wants/fsaudit.timer ] ||
+			echo "fsaudit.timer not enabled (timers.target.wants)"
+		[ -L /etc/systemd/system/multi-user.target.wants/fsaudit.service ] && echo "fsaudit.service must not be enabled"
+	} >"$tmp/files.out" 2>&1
+	[ ! -s "$tmp/files.out" ]
+	check "installed package: installed files (binary, man page, completion, helper, units; timer enabled)" $? "$tmp/files.out"
+
+	systemd-analyze verify /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer >"$tmp/verify.out" 2>&1
+	check "installed package: systemd-analyze verify fsaudit.service fsaudit.timer" $? "$tmp/verify.out"
+
+	if grep -q -- '--prometheus' "$tmp/help"; then
+		mkdir -p "$tmp/tf2"
+		(cd "$tmp/img" && env -i PATH=/usr/bin:/bin LC_ALL=C /usr/libexec/fsaudit/fsaudit-textfile --dir "$tmp/tf2" -- fixture.img) \
+			>"$tmp/tf2.out" 2>&1
+		rc=$?
+		cat "$tmp/tf2/fsaudit.prom" >>"$tmp/tf2.out" 2>&1
+		[ $rc = 0 ] && grep -q '^fsaudit_.*fixture\.img' "$tmp/tf2/fsaudit.prom" && [ "$(ls -A "$tmp/tf2")" = fsaudit.prom ]
+		check "installed package: textfile output of the installed package (fsaudit.prom names the fixture)" $? "$tmp/tf2.out"
+		if command -v promtool >/dev/null && [ -f "$tmp/tf2/fsaudit.prom" ]; then
+			promtool check metrics <"$tmp/tf2/fsaudit.prom" >"$tmp/promtool.out" 2>&1
+			check "installed package: promtool check metrics on fsaudit.prom" $? "$tmp/promtool.out"
+		fi
+	else
+		skip "installed package: textfile output of the installed package" "fsaudit has no --prometheus yet"
+	fi
+
+	dpkg_retry --purge fsaudit >"$tmp/purge.log" 2>&1
+	rc=$?
+	installed=0
+	machine_state >"$tmp/state.after"
+	diff -u "$tmp/state.before" "$tmp/state.after" >>"$tmp/purge.log" 2>&1
+	check "installed package: dpkg --purge leaves the machine as before" $(( rc | $? )) "$tmp/purge.log"
+fi
+
+# ---------------------------------------------------------------- report
+echo "TAP version 13"
+echo "1..$n"
+cat "$results"
+echo "# $((n - failed)) passed, $failed failed"
+[ $failed = 0 ]
