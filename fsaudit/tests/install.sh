@@ -280,6 +280,9 @@ if [ -z "$deb" ]; then
 	skip_inst "no package built"
 elif [ "$(id -u)" != 0 ]; then
 	skip_inst "not root: dpkg -i needs root (the CI suite runs as root)"
+# one installation test at a time on this machine (other checkouts, parallel runs)
+elif ! { exec 9>/run/lock/fsaudit-install-test.lock && flock -w 900 9; }; then
+	skip_inst "another fsaudit installation test held /run/lock/fsaudit-install-test.lock for 15 min"
 elif [ "$(dpkg-query -W -f='${db:Status-Status}' fsaudit 2>/dev/null)" != "" ] &&
      [ "$(dpkg-query -W -f='${db:Status-Status}' fsaudit 2>/dev/null)" != not-installed ]; then
 	skip_inst "a fsaudit package is already on this machine; not replacing it"
