@@ -86,6 +86,7 @@ frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
 cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
 mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64)
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then
+	echo "rig/kernel: configuring $obj (tinyconfig + ${#frags[@]} fragments)"
 	mkdir -p "$obj"
 	"${mk[@]}" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null

@@ -5,7 +5,8 @@
   rig.py check [GROUP…]     build what changed, run host suites and guest groups, report
   rig.py check --flavour debug   the guest groups on the debug kernel (`make check-debug`)
   rig.py run GROUP…         boot only these guest groups
-  rig.py demo               boot the demo group and show what the kernel says
+  rig.py demo               the demo groups: what the kernel says, policies, evacuation,
+                            2038, fsaudit, one summary table (rig/demo.py)
   rig.py build              kernel, images and initramfs only
   rig.py boot GROUP [--cmdline ARGS] [--rtc DATE] [--images A,B]   one boot, console shown
   rig.py check-upstream     upstream's mount-API kselftests and fs KUnit suites on the
@@ -63,8 +64,63 @@ def timeout_scale():
     return int(os.environ.get("RIG_DEBUG_TIMEOUT_SCALE", "8")) if debug_mode() else 1
 
 
+_tty = sys.stderr.isatty()
+_status = [""]      # the updating progress line on a terminal (cleared before any log line)
+_out_lock = threading.Lock()
+
+
 def log(msg):
-    print(f"rig: {msg}", file=sys.stderr, flush=True)
+    with _out_lock:
+        if _status[0]:
+            sys.stderr.write("\r\033[K")
+        print(f"rig: {msg}", file=sys.stderr, flush=True)
+        if _status[0]:
+            sys.stderr.write(_status[0])
+            sys.stderr.flush()
+
+
+def progress(msg, last=[0.0]):
+    """A progress report: at a terminal one updating line, in a log (CI) at
+    most one line per RIG_PROGRESS_INTERVAL seconds (default 10)."""
+    now = time.monotonic()
+    with _out_lock:
+        if _tty:
+            _status[0] = f"rig: {msg}"[:(shutil.get_terminal_size().columns - 1)]
+            sys.stderr.write("\r\033[K" + _status[0])
+            sys.stderr.flush()
+            return
+    if now - last[0] >= float(os.environ.get("RIG_PROGRESS_INTERVAL", "10")):
+        last[0] = now
+        log(msg)
+
+
+def progress_done():
+    with _out_lock:
+        if _status[0]:
+            sys.stderr.write("\r\033[K")
+            sys.stderr.flush()
+            _status[0] = ""
+
+
+def hms(secs):
+    secs = int(round(secs))
+    return f"{secs // 60} min {secs % 60:02d} s" if secs >= 60 else f"{secs} s"
+
+
+class Step:
+    """`with Step("what"):` logs the start (with the time of day) and how long it took."""
+
+    def __init__(self, what):
+        self.what = what
+
+    def __enter__(self):
+        self.t0 = time.monotonic()
+        log(f"{time.strftime('%H:%M:%S')} {self.what} …")
+        return self
+
+    def __exit__(self, et, ev, tb):
+        progress_done()
+        log(f"{self.what}: {'done' if et is None else 'FAILED'} in {hms(time.monotonic() - self.t0)}")
 
 
 class RigError(Exception):
@@ -112,11 +168,96 @@ def kernel():
     flavour = os.environ.get("RIG_KERNEL_FLAVOUR")
     if flavour:
         cmd += ["--flavour", flavour]
-    r = subprocess.run(cmd, stdout=subprocess.PIPE, text=True)
-    if r.returncode != 0:
-        die("kernel build failed (see above)")
-    bz = r.stdout.strip().splitlines()[-1]
+    # rig/kernel.sh prints "rig/kernel: <step> …" when a step starts and the
+    # bzImage path last (stdout); each step is logged with its duration, and
+    # while kbuild runs, objects compiled so far against the last full build.
+    objname = ("kobj-stock-" if "--stock" in cmd else "kobj-") + (flavour or "default")
+    label = f"kernel {objname[5:]}"
+    p = subprocess.Popen(cmd, stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, bufsize=1)
+    errtail = []
+
+    def errors():
+        for line in p.stderr:
+            errtail[:] = (errtail + [line.rstrip("\n")])[-40:]
+            log(line.rstrip("\n"))
+    th = threading.Thread(target=errors, daemon=True)
+    th.start()
+    lines, step, done, ok = [], [None], threading.Event(), [False]
+    watcher = threading.Thread(target=_kbuild_progress, args=(label, os.path.join(BUILD, objname), step, done, ok),
+                               daemon=True)
+    watcher.start()
+    t_all = time.monotonic()
+    for line in p.stdout:
+        line = line.rstrip("\n")
+        lines.append(line)
+        m = re.match(r"rig/kernel: (\S+)(.*)", line)
+        if m:
+            _end_step(label, step)
+            step[0] = (m.group(1), time.monotonic(), line[len("rig/kernel: "):])
+            log(f"{time.strftime('%H:%M:%S')} {label}: {step[0][2]} …")
+    p.wait()
+    th.join()
+    _end_step(label, step, failed=p.returncode != 0)
+    ok[0] = p.returncode == 0
+    done.set()
+    watcher.join()
+    if p.returncode != 0:
+        die(f"{label}: rig/kernel.sh failed after {hms(time.monotonic() - t_all)}:\n" + "\n".join(errtail[-16:]))
+    bz = lines[-1]
     return bz, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(bz))))
+
+
+def _end_step(label, step, failed=False):
+    if step[0]:
+        progress_done()
+        what, t0, _ = step[0]
+        log(f"{label}: {what} {'FAILED after' if failed else 'done in'} {hms(time.monotonic() - t0)}")
+        step[0] = None
+
+
+def _kbuild_progress(label, obj, step, done, ok):
+    """While rig/kernel.sh builds OBJ: objects (*.o) written since the build
+    step started, against the count of the last full build of OBJ (or of any
+    kernel, for a first build) kept in build/kernel-objects.json, with an
+    estimate of the time left."""
+    counts_file = os.path.join(BUILD, "kernel-objects.json")
+    try:
+        with open(counts_file) as f:
+            counts = json.load(f)
+    except (OSError, ValueError):
+        counts = {}
+    name = os.path.basename(obj)
+    full = started = None
+    while not done.wait(1 if _tty else 5):
+        if not step[0] or step[0][0] != "building":
+            continue
+        if started is None:
+            started = step[0][1]
+            t_start = time.time() - (time.monotonic() - started)
+            full = not os.path.exists(os.path.join(obj, "vmlinux"))
+            expect = counts.get(name) or max(counts.values(), default=0) if full else 0
+        n = 0
+        for root, _, files in os.walk(obj):
+            for f in files:
+                if f.endswith(".o"):
+                    try:
+                        if os.stat(os.path.join(root, f)).st_mtime >= t_start:
+                            n += 1
+                    except OSError:
+                        pass
+        el = time.monotonic() - started
+        if expect and n:
+            left = max(0.0, el * (expect - n) / n)
+            pct = min(99, 100 * n // expect)
+            progress(f"{label}: building: {n}/~{expect} objects ({pct}%), {hms(el)}, "
+                     + (f"about {hms(left)} left" if n < expect else "linking"))
+        else:
+            progress(f"{label}: building: {n} objects{' rebuilt' if not full else ''} so far, {hms(el)}")
+    if started is not None and full and ok[0]:
+        n = sum(1 for _, _, files in os.walk(obj) for f in files if f.endswith(".o"))
+        if n:
+            counts[name] = n
+            write_if_changed(counts_file, json.dumps(counts, sort_keys=True) + "\n")
 
 
 # ---------------------------------------------------------------- images
@@ -643,22 +784,8 @@ def cmd_check(args):
 
 
 def cmd_demo(args):
-    allg = groups()
-    demo = [n for n in allg if allg[n]["kind"] == "demo"]
-    if not demo:
-        die("no group with kind = demo in tests/groups.conf")
-    bz, initrd = prepare()
-    res, accel = run_groups(demo, bz, initrd, allg)
-    for n in demo:
-        print(f"==== {n}: kernel log of the guest ({accel.upper()}) ====")
-        for line in read(os.path.join(BUILD, "runs", n, "console.log"), "").splitlines():
-            if re.search(r"deprecat|timestamps until|EUCLEAN|mount", line, re.I):
-                print(re.sub(r"^\[\s*[\d.]+\] ", "", line))
-        print(f"==== {n}: guest output ====")
-        print(read(os.path.join(BUILD, "runs", n, "results.ktap"), ""))
-    ktap.report(res)
-    print(ktap.summary(res))
-    return 1 if any(r.status == ktap.FAIL for r in res) else 0
+    import demo     # rig/demo.py: the story, the summary table and its checks
+    return demo.run(sys.modules[__name__])
 
 
 def cmd_bench(args):
