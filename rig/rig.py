@@ -279,6 +279,10 @@ def build_images(names):
     os.makedirs(d, exist_ok=True)
     paths = {}
     for name in names:
+        if name.endswith(DIRTY) and name[:-len(DIRTY)] in recipes:
+            # Made from its base image by a guest (prepare_dirty()); here the base.
+            paths[name] = build_images([name[:-len(DIRTY)]])[name[:-len(DIRTY)]]
+            continue
         if name not in recipes:
             die(f"unknown image {name!r} (not in rig/images.conf)")
         size, cmd = recipes[name]
@@ -321,14 +325,18 @@ def groups():
             "icount": s.getboolean("icount", False),
             "rootfs": s.get("rootfs", ""),
             "expect_panic": s.get("expect_panic", ""),
+            "flavour": s.get("flavour", ""),
         }
         if debug_mode():
             out[name]["timeout"] *= timeout_scale()
             out[name]["env"] = s.get("debug_env", out[name]["env"])
         if out[name]["rootfs"] and out[name]["rootfs"] != (out[name]["images"] or [""])[0]:
             die(f"tests/groups.conf [{name}]: rootfs must be the first image")
-        if out[name]["kind"] not in ("check", "demo", "bench", "stock", "debug"):
-            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock or debug")
+        if out[name]["kind"] not in ("check", "demo", "bench", "stock", "debug", "pending"):
+            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
+        if out[name]["flavour"] and not os.path.isdir(os.path.join(TOP, "kernel", "configs",
+                                                                   out[name]["flavour"])):
+            die(f"tests/groups.conf [{name}]: no kernel flavour kernel/configs/{out[name]['flavour']}/")
     return out
 
 
@@ -423,6 +431,17 @@ def build_initramfs(src, obj):
             shutil.copy2(os.path.join(gdir, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
     build_selftests(src, obj, os.path.join(stage, "tests", "selftests"))
+    # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
+    # installed them (/lib/modules/<release>/, depmod run) and busybox's
+    # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)
+    # to load a filesystem's module on its first mount.  They are part of the
+    # content hash below, so the archive follows the modules.
+    mods = os.path.join(obj, "modules-install", "lib", "modules")
+    if os.path.isdir(mods):
+        shutil.copytree(mods, os.path.join(stage, "lib", "modules"), symlinks=True,
+                        ignore=shutil.ignore_patterns("build", "source"))
+        for tool in ("modprobe", "insmod", "rmmod", "lsmod", "modinfo", "depmod"):
+            os.symlink("../bin/busybox", os.path.join(stage, "sbin", tool))
     # fsaudit for the booted oracle test: tests/host-programs.conf copies it
     # with its shared libraries.
     r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
@@ -518,6 +537,73 @@ def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1
 
 
 _rootfs_lock = threading.Lock()
+DIRTY = "-dirty"
+
+
+def prepare_dirty(accel, bz, initrd, name, base):
+    """Image NAME-dirty: image NAME whose journal/log needs recovery.
+
+    Made in a guest, never on the host: a boot of the initramfs gets a copy of
+    the base image writable and runs tests/guest/prepare-dirty.sh (mount
+    read-write, write, sync, stop with reboot -f without unmounting).  The host
+    then checks read-only that recovery is really needed (check_dirty()).
+    Cached in build/images/ until the base image, the script or the kernel
+    changes."""
+    kern = os.path.basename(initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
+    out = os.path.join(BUILD, "images", name + (".img" if kern == "kobj-default" else f"-{kern}.img"))
+    gdir = os.path.join(TOP, "tests", "guest")
+    key = sha(file_sha(base), read(os.path.join(gdir, "prepare-dirty.sh")), read(os.path.join(gdir, "modlib.sh")),
+              file_sha(bz))
+    with _rootfs_lock:
+        if read(out + ".stamp") == key and os.path.exists(out):
+            return out
+        tmp = out + ".tmp"
+        shutil.copyfile(base, tmp)
+        r = boot(accel, bz, initrd, "prepare-dirty", {name: tmp}, timeout=120 * timeout_scale(),
+                 run_dir=os.path.join(BUILD, "runs", "prepare-dirty-" + name), writable=(name,))
+        if "rig-exit 0" not in r["status"]:
+            die(f"preparing the image {name} failed; see build/runs/prepare-dirty-{name}/\n"
+                + "\n".join(r["console"].splitlines()[-15:]))
+        why = check_dirty(name, tmp)
+        if why:
+            die(f"image {name}: {why}; see build/runs/prepare-dirty-{name}/")
+        os.replace(tmp, out)
+        write_if_changed(out + ".stamp", key)
+        return out
+
+
+def check_dirty(name, img):
+    """Host-side, read-only: does IMG's journal/log need recovery?  None if so,
+    else why not."""
+    def run(*cmd):
+        r = subprocess.run(cmd, stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+        return r.returncode, r.stdout
+    if name.startswith("ext"):
+        rc, out = run("dumpe2fs", "-h", img)
+        feats = re.search(r"^Filesystem features:(.*)$", out, re.M)
+        if not feats or "needs_recovery" not in feats.group(1).split():
+            return "dumpe2fs -h shows no needs_recovery: " + (feats.group(0) if feats else out[-300:])
+    elif name.startswith("xfs"):
+        # xfs_logprint reads the log only; a clean log is one unmount record.
+        rc, out = run("xfs_logprint", "-t", img)
+        if rc != 0 or "<DIRTY>" not in out:
+            return "xfs_logprint -t shows no dirty log: " + " ".join(out.split())[-300:]
+    elif name.startswith("reiserfs"):
+        # Transactions of the last mount newer than the last flushed one.
+        rc, out = run("debugreiserfs", "-j", img, img)
+        last = re.search(r"j_last_flush_trans_id (\d+)", out)
+        mid = re.search(r"j_mount_id (\d+)", out)
+        if rc != 0 or not last or not mid or not any(
+                m == mid.group(1) and int(t) > int(last.group(1))
+                for m, t in re.findall(r"^Mountid (\d+), transid (\d+)", out, re.M)):
+            return "debugreiserfs -j shows no transaction to replay: " + " ".join(out.split())[-300:]
+    return None
+
+
+def guest_images(accel, bz, initrd, names, images):
+    """{name: path} of the disks NAMES as the kernel BZ sees them: IMAGES
+    (build_images()), with NAME-dirty images prepared by that kernel."""
+    return {i: prepare_dirty(accel, bz, initrd, i, images[i]) if i.endswith(DIRTY) else images[i] for i in names}
 
 
 def prepare_rootfs(accel, bz, initrd, name, base):
@@ -680,14 +766,16 @@ def judge(name, r, expect="", kmemleak=None):
     return res
 
 
-def run_groups(names, bz, initrd, allgroups, run_tag=""):
+def run_groups(names, bz, initrd, allgroups, run_tag="", kernels=None):
+    """KERNELS: {flavour: (bzImage, initramfs)} for groups with `flavour =`."""
     images = build_images(sorted({i for n in names for i in allgroups[n]["images"]}))
     accel = accelerator(bz, initrd)
     jobs = int(os.environ.get("RIG_JOBS", os.cpu_count() or 1))
 
     def one(n):
         g = allgroups[n]
-        imgs = {i: images[i] for i in g["images"]}
+        bz, initrd = (kernels or {}).get(g["flavour"], (bz0, initrd0))
+        imgs = guest_images(accel, bz, initrd, g["images"], images)
         rd, cmdline = initrd, g["cmdline"]
         if g["rootfs"]:
             imgs[g["rootfs"]] = prepare_rootfs(accel, bz, initrd, g["rootfs"], images[g["rootfs"]])
@@ -706,6 +794,7 @@ def run_groups(names, bz, initrd, allgroups, run_tag=""):
     except (OSError, ValueError):
         times = {}
     order = sorted(names, key=lambda n: -times.get(run_tag + n, times.get(n, 0)))
+    bz0, initrd0 = bz, initrd
     with concurrent.futures.ThreadPoolExecutor(max_workers=jobs) as ex:
         done = dict(zip(order, ex.map(one, order)))
     results = []
@@ -749,10 +838,27 @@ def prepare():
     return bz, initrd
 
 
+def prepare_flavour(flavour):
+    """prepare() for kernel flavour FLAVOUR (kernel/configs/FLAVOUR/), as for groups
+    with `flavour = FLAVOUR`; the environment is restored afterwards."""
+    old = os.environ.get("RIG_KERNEL_FLAVOUR")
+    os.environ["RIG_KERNEL_FLAVOUR"] = flavour
+    try:
+        return prepare()
+    finally:
+        if old is None:
+            del os.environ["RIG_KERNEL_FLAVOUR"]
+        else:
+            os.environ["RIG_KERNEL_FLAVOUR"] = old
+
+
 def cmd_check(args):
     allg = groups()
     kinds = ("check", "debug") if debug_mode() else ("check",)
-    names = args.groups or [n for n in allg if allg[n]["kind"] in kinds]
+    # A group with its own `flavour =` boots that kernel; in `make check-debug`
+    # only such groups of kind debug run (the others ran in `make check`).
+    names = args.groups or [n for n in allg if allg[n]["kind"] in kinds
+                            and not (debug_mode() and allg[n]["flavour"] and allg[n]["kind"] != "debug")]
     for n in names:
         if n not in allg:
             die(f"unknown group {n!r}; groups: {', '.join(allg)}")
@@ -765,6 +871,17 @@ def cmd_check(args):
         ktap.report(results)
         print(ktap.summary(results))
         return 1
+    # Other kernel flavours the groups ask for; a failed build fails its groups only.
+    kernels, build_fail = {}, []
+    for fl in dict.fromkeys(allg[n]["flavour"] for n in names if allg[n]["flavour"]):
+        try:
+            kernels[fl] = prepare_flavour(fl)
+        except RigError as e:
+            log(f"error: {e}")
+            skipped = [n for n in names if allg[n]["flavour"] == fl]
+            build_fail.append(ktap.Result(f"build: kernel flavour {fl} (groups {', '.join(skipped)})", ktap.FAIL,
+                                          str(e).splitlines()[-16:]))
+            names = [n for n in names if n not in skipped]
     # The debug kernel changes nothing for the host suites: guest groups only,
     # their logs in build/runs/debug-GROUP.
     tag = ""
@@ -772,8 +889,8 @@ def cmd_check(args):
         tag = ("stock-" if os.environ.get("RIG_STOCK") == "1" else "") + DEBUG_FLAVOUR + "-"
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
         host = ex.submit(run_host_suites) if not args.groups and not debug_mode() else None
-        gres, accel = run_groups(names, bz, initrd, allg, run_tag=tag)
-        results = (host.result() if host else []) + gres
+        gres, accel = run_groups(names, bz, initrd, allg, run_tag=tag, kernels=kernels)
+        results = (host.result() if host else []) + build_fail + gres
     if not args.groups and not os.environ.get("RIG_KERNEL_FLAVOUR") and os.environ.get("RIG_STOCK") != "1":
         # Upstream's own tests on the patched and the stock kernel, results compared.
         results += compare.check(sys.modules[__name__])[0]
@@ -811,11 +928,14 @@ def cmd_bench(args):
 
 def cmd_boot(args):
     allg = groups()
+    if allg.get(args.group, {}).get("flavour") and not os.environ.get("RIG_KERNEL_FLAVOUR"):
+        os.environ["RIG_KERNEL_FLAVOUR"] = allg[args.group]["flavour"]
     bz, initrd = prepare()
     g = allg.get(args.group, {"images": [], "cmdline": "", "rtc": "", "timeout": 120 * timeout_scale(), "smp": 1})
     names = args.images.split(",") if args.images else g["images"]
     imgs = build_images(names)
     accel = accelerator(bz, initrd)
+    imgs = guest_images(accel, bz, initrd, names, imgs)
     r = boot(accel, bz, initrd, args.group, {n: imgs[n] for n in names},
              (g["cmdline"] + " " + (args.cmdline or "")).strip(), args.rtc or g["rtc"], g["timeout"], g["smp"])
     sys.stdout.write(r["console"])

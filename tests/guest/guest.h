@@ -187,4 +187,58 @@ static inline void snap(struct snapshot *s)
 	}
 }
 
+/* ------------------------------------------- what a device went through */
+
+/*
+ * Sectors read and written on block device @dev (a path, symlinks followed,
+ * e.g. /dev/img/NAME) since boot, from /sys/class/block/<dev>/stat (fields 3
+ * and 7).  Return: 0, or -1 if unreadable.
+ */
+static inline int dev_sectors(const char *dev, unsigned long long *rd, unsigned long long *wr)
+{
+	char real[4096], path[4200], buf[512];
+	const char *base;
+
+	if (!realpath(dev, real))
+		return -1;
+	base = strrchr(real, '/') ? strrchr(real, '/') + 1 : real;
+	snprintf(path, sizeof(path), "/sys/class/block/%s/stat", base);
+	read_line(path, buf, sizeof(buf));
+	if (sscanf(buf, "%*u %*u %llu %*u %*u %*u %llu", rd, wr) != 2)
+		return -1;
+	return 0;
+}
+
+/*
+ * FNV-1a (64 bit) of the whole device @dev, read with O_DIRECT (XFS writes
+ * through its own buffer cache, the block device's page cache may be stale).
+ * The read itself adds the device's size to its read-sector counter: take
+ * dev_sectors() first.  Return: 0, or -errno.
+ */
+static inline int dev_fnv(const char *dev, unsigned long long *hash, unsigned long long *bytes)
+{
+	unsigned long long h = 0xcbf29ce484222325ULL;
+	unsigned char *buf;
+	ssize_t n, i;
+	int fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC), err;
+
+	*bytes = 0;
+	if (fd < 0)
+		return -errno;
+	if (posix_memalign((void **)&buf, 4096, 1 << 16)) {
+		close(fd);
+		return -ENOMEM;
+	}
+	while ((n = read(fd, buf, 1 << 16)) > 0) {
+		for (i = 0; i < n; i++)
+			h = (h ^ buf[i]) * 0x100000001b3ULL;
+		*bytes += n;
+	}
+	err = n < 0 ? -errno : 0;
+	free(buf);
+	close(fd);
+	*hash = h;
+	return err;
+}
+
 #endif /* FSDEPRECATE_GUEST_H */

@@ -1,0 +1,101 @@
+# Shared by the modules-* guest groups (issue 13: filesystems as modules) and
+# the issue 14 groups: the series' declarations, module and inventory helpers.
+# Source after ktap.sh.  Not a group itself.
+DEP=/sys/fs/deprecated
+ITEMS="ext2 ext4-small-inodes reiserfs xfs-ascii-ci xfs-v4"
+
+# item_decl ITEM: D_WHAT D_SINCE D_REMOVAL (YYYY-MM-DD or empty) D_REASON D_REMEDY D_MODULE
+item_decl() {
+	case $1 in
+	reiserfs) D_WHAT="reiserfs filesystem" D_SINCE=2022-05-22 D_REMOVAL=2025-01-19 D_MODULE=reiserfs
+		D_REASON="unmaintained, removed in Linux 6.13, kept in 6.12 LTS to migrate data"
+		D_REMEDY="copy the data to ext4, XFS or btrfs" ;;
+	ext2) D_WHAT="ext2 driver" D_SINCE=2024-05-12 D_REMOVAL= D_MODULE=ext2
+		D_REASON="cannot store timestamps after 2038-01-19"
+		D_REMEDY="mount it with the ext4 driver (mount -t ext4), which supports ext2" ;;
+	xfs-v4) D_WHAT="V4 format (crc=0)" D_SINCE=2020-12-13 D_REMOVAL=2030-09-30 D_MODULE=xfs
+		D_REASON="no metadata checksums, cannot store timestamps after 2038-01-19"
+		D_REMEDY="back up, mkfs.xfs with the default V5 format and restore" ;;
+	xfs-ascii-ci) D_WHAT="ASCII case-insensitive names (ascii-ci=1)" D_SINCE=2023-02-19 D_REMOVAL=2030-09-30
+		D_MODULE=xfs
+		D_REASON="corrupts UTF-8 names, open to mixed case sensitivity attacks"
+		D_REMEDY="back up, mkfs.xfs without ascii-ci and restore" ;;
+	ext4-small-inodes) D_WHAT="inodes smaller than 256 bytes" D_SINCE=2026-12-03 D_REMOVAL= D_MODULE=ext4
+		D_REASON="cannot store timestamps after 2038-01-19"
+		D_REMEDY="back up, mkfs.ext4 -I 256, restore" ;;
+	*) return 1 ;;
+	esac
+}
+
+# image_info IMAGE: I_TYPE (type to mount it with), I_ITEM (deprecated item or
+# empty), I_Y2038 (1: timestamps end in 2038), I_MODULE (module of I_TYPE)
+image_info() {
+	I_Y2038=0 I_ITEM=
+	case ${1%-dirty} in
+	reiserfs36|reiserfs35|reiserfs-root) I_TYPE=reiserfs I_ITEM=reiserfs I_MODULE=reiserfs ;;
+	ext2) I_TYPE=ext2 I_ITEM=ext2 I_Y2038=1 I_MODULE=ext2 ;;
+	ext3-128) I_TYPE=ext3 I_ITEM=ext4-small-inodes I_Y2038=1 I_MODULE=ext4 ;;
+	ext4-128|ext4-rev0) I_TYPE=ext4 I_ITEM=ext4-small-inodes I_Y2038=1 I_MODULE=ext4 ;;
+	ext4-256) I_TYPE=ext4 I_MODULE=ext4 ;;
+	xfs-v4) I_TYPE=xfs I_ITEM=xfs-v4 I_Y2038=1 I_MODULE=xfs ;;
+	xfs-ascii-ci) I_TYPE=xfs I_ITEM=xfs-ascii-ci I_MODULE=xfs ;;
+	xfs-v5-nobigtime) I_TYPE=xfs I_Y2038=1 I_MODULE=xfs ;;
+	xfs-v5-bigtime) I_TYPE=xfs I_MODULE=xfs ;;
+	*) return 1 ;;
+	esac
+}
+
+# The standard warning of ITEM for a mount of TYPE on device ID (e.g. vdb),
+# worded as the kernel words it today (removal planned / removed upstream).
+std_line() {
+	item_decl "$1" || return 1
+	if [ -z "$D_REMOVAL" ]; then
+		rem="no removal date set"
+	elif [ "$(date -u +%Y%m%d)" -lt "$(echo "$D_REMOVAL" | tr -d -)" ]; then
+		rem="removal planned for $D_REMOVAL"
+	else
+		rem="removed upstream on $D_REMOVAL"
+	fi
+	echo "fs-deprecated: $1: $2 ($3): $D_WHAT deprecated since $D_SINCE, $rem; reason: $D_REASON; remedy: $D_REMEDY"
+}
+
+# The refusal line: ITEM TYPE SOURCE WHAT("mount", "read-write mount") MODE
+refuse_line() {
+	echo "fs-deprecated: $1: $2 ($3): $4 refused by policy $5; see fs.deprecated_policy and /sys/fs/deprecated/$1/policy"
+}
+
+# Block device name behind /dev/img/NAME (vdb)
+dev_id() { basename "$(readlink -f "/dev/img/$1")"; }
+
+# mod_loaded MODULE: is it in /proc/modules?
+mod_loaded() { grep -q "^$1 " /proc/modules; }
+fs_modules() { awk '$1 ~ /^(ext2|ext4|jbd2|mbcache|reiserfs|xfs|libcrc32c|crc32c_generic|crc16)$/ { printf "%s ", $1 }' /proc/modules; }
+
+# item ITEM FILE: the file's content ("<missing>" if absent)
+item() { cat "$DEP/$1/$2" 2>/dev/null || echo "<missing>"; }
+
+# expect NAME WANT GOT: ok if equal, else the difference as diagnostics
+expect() {
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+	else
+		ktap_diag "want: $2"
+		ktap_diag "got:  $3"
+		ktap_fail "$1"
+	fi
+}
+
+# kmsg_has NAME LINE: ok if the kernel log since kmsg_mark has exactly LINE
+kmsg_has() {
+	if kmsg_since | grep -qxF "$2"; then
+		ktap_ok "$1"
+	else
+		ktap_diag "want: $2"
+		kmsg_since | grep -E 'fs-deprecated|timestamps until|XFS|EXT4|reiserfs|REISERFS' | tail -n 8 | sed 's/^/got:  /' |
+			while IFS= read -r l; do ktap_diag "$l"; done
+		ktap_fail "$1"
+	fi
+}
+
+# devstate fields: field NAME LINE (rsect, wsect, fnv)
+field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

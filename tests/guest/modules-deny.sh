@@ -1,0 +1,67 @@
+#!/bin/sh
+# Modules kernel (issues 13 and 14): a deprecated filesystem type under deny
+# is refused before its module is requested, by mount(2) and by fsopen(),
+# with EPERM and the standard reason in the kernel log and in the fs_context
+# log; the driver reads nothing from the device.  Explicit modprobe still
+# loads it, and the refusal (reading nothing) stays the same then.
+. /tests/ktap.sh
+. /tests/modlib.sh
+ktap_plan 28
+mkdir -p /mnt/a
+expect "no filesystem module loaded at boot" "" "$(fs_modules)"
+
+# refused NAME SOURCE ITEM TYPE HOW: mount(2) or fsopen (HOW) refused with
+# EPERM, no module of TYPE loaded, the reason in the kernel (and fc) log,
+# refused +1, no sector of the device read or written.
+refused() {
+	name=$1 src=$2 it=$3 type=$4 how=$5
+	line=$(refuse_line $it $type $src mount deny)
+	r0=$(item $it refused)
+	s0=$(devstate -n $src)
+	kmsg_mark
+	out=$(fsmnt $how $type $src /mnt/a)
+	s1=$(devstate -n $src)
+	if [ $how = fsopen ]; then
+		expect "$name: fsopen(\"$type\") succeeds, FSCONFIG_CMD_CREATE fails with EPERM" \
+			"fsopen: ok|create: EPERM|result: EPERM" \
+			"$(echo "$out" | grep -E '^(fsopen|create|result):' | tr '\n' '|' | sed 's/|$//')"
+		if echo "$out" | grep -qxF "fclog: e $line"; then
+			ktap_ok "$name: the fs_context log gives the reason"
+		else
+			ktap_diag "want: fclog: e $line"
+			echo "$out" | while IFS= read -r l; do ktap_diag "got:  $l"; done
+			ktap_fail "$name: the fs_context log gives the reason"
+		fi
+	else
+		expect "$name: mount(2) fails with EPERM" "result: EPERM" "$(echo "$out" | tail -n 1)"
+	fi
+	kmsg_has "$name: the kernel log gives the reason" "$line"
+	expect "$name: refused +1" $((r0 + 1)) "$(item $it refused)"
+	expect "$name: the device was neither read nor written" \
+		"$(field rsect "$s0") $(field wsect "$s0")" "$(field rsect "$s1") $(field wsect "$s1")"
+}
+
+# By item name, the sysctl left at its default.
+echo deny > $DEP/reiserfs/policy
+refused "reiserfs (item policy deny), mount(2)" /dev/img/reiserfs36 reiserfs reiserfs mount
+refused "reiserfs (item policy deny), fsopen" /dev/img/reiserfs36 reiserfs reiserfs fsopen
+expect "reiserfs (item policy deny): no module loaded by either" "" "$(fs_modules)"
+
+# By the sysctl, item policy default: the ext2 driver.
+echo deny > /proc/sys/fs/deprecated_policy
+refused "ext2 (fs.deprecated_policy=deny), mount(2)" /dev/img/ext2 ext2 ext2 mount
+refused "ext2 (fs.deprecated_policy=deny), fsopen" /dev/img/ext2 ext2 ext2 fsopen
+expect "ext2 (fs.deprecated_policy=deny): no module loaded by either" "" "$(fs_modules)"
+
+# A type that is not deprecated still loads and mounts under deny.
+out=$(fsmnt mount ext4 /dev/img/ext4-256 /mnt/a)
+expect "ext4-256 under fs.deprecated_policy=deny: mounts, ext4 autoloaded" "result: ok ext4" \
+	"$(echo "$out" | tail -n 1) $(mod_loaded ext4 && echo ext4)"
+umount /mnt/a 2>/dev/null
+
+# Explicit modprobe by root works; the refusal does not change.
+if modprobe reiserfs 2>/tmp/err; then ktap_ok "modprobe reiserfs under deny"; else
+	ktap_diag "$(cat /tmp/err)"; ktap_fail "modprobe reiserfs under deny"; fi
+expect "reiserfs loaded: loaded=1" 1 "$(item reiserfs loaded)"
+refused "reiserfs (deny, module loaded), mount(2)" /dev/img/reiserfs36 reiserfs reiserfs mount
+ktap_done
