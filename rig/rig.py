@@ -330,6 +330,9 @@ def groups():
         if debug_mode():
             out[name]["timeout"] *= timeout_scale()
             out[name]["env"] = s.get("debug_env", out[name]["env"])
+        elif out[name]["flavour"].endswith("-debug"):
+            # A debug flavour of its own (modules-debug): scaled as on the debug kernel.
+            out[name]["timeout"] *= int(os.environ.get("RIG_DEBUG_TIMEOUT_SCALE", "8"))
         if out[name]["rootfs"] and out[name]["rootfs"] != (out[name]["images"] or [""])[0]:
             die(f"tests/groups.conf [{name}]: rootfs must be the first image")
         if out[name]["kind"] not in ("check", "demo", "bench", "stock", "debug", "pending"):
@@ -783,7 +786,7 @@ def run_groups(names, bz, initrd, allgroups, run_tag="", kernels=None):
         r = boot(accel, bz, rd, n, imgs, cmdline, g["rtc"], g["timeout"], g["smp"],
                  run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"])
         log(f"{n}: {r['seconds']:.1f} s ({accel})")
-        return judge(n, r, g["expect_panic"]), r
+        return judge(n, r, g["expect_panic"], kmemleak=debug_mode() or g["flavour"].endswith("-debug") or None), r
 
     # Longest first (by the last run's times), so parallel boots finish together;
     # results are still reported in the configured order.
