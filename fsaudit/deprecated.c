@@ -61,6 +61,7 @@ const char *const fsa_verdict_names[] = {
 	[VERDICT_2038] = "2038-limited",
 	[VERDICT_DEPRECATED] = "deprecated",
 	[VERDICT_REMOVED] = "removed-from-mainline",
+	[VERDICT_NOMOUNT] = "kernel-cannot-mount",
 };
 
 /* read one short value file, strip the newline; 0 or -errno */

@@ -20,6 +20,9 @@
 #include <sys/stat.h>
 #include <linux/fs.h>
 #include <sys/sysmacros.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <time.h>
 #include <unistd.h>
 
 #include <blkid.h>
@@ -80,7 +83,7 @@ static const struct colinfo infos[] = {
 	[COL_TIME_MIN_EPOCH] = { "TIME-MIN-EPOCH", 12, SCOLS_FL_RIGHT, N_("TIME-MIN in seconds since the epoch"), SCOLS_JSON_NUMBER },
 	[COL_TIME_MAX_EPOCH] = { "TIME-MAX-EPOCH", 12, SCOLS_FL_RIGHT, N_("TIME-MAX in seconds since the epoch"), SCOLS_JSON_NUMBER },
 	[COL_S_TIME_MAX]  = { "S-TIME-MAX", 12, SCOLS_FL_RIGHT, N_("the kernel's s_time_max for this superblock (clamp), seconds"), SCOLS_JSON_NUMBER },
-	[COL_VERDICT]	  = { "VERDICT", 12, 0, N_("ok, 2038-limited, deprecated, removed-from-mainline or unknown"), SCOLS_JSON_STRING },
+	[COL_VERDICT]	  = { "VERDICT", 12, 0, N_("ok, 2038-limited, deprecated, removed-from-mainline, kernel-cannot-mount or unknown"), SCOLS_JSON_STRING },
 	[COL_AT_RISK]	  = { "AT-RISK", 1, SCOLS_FL_RIGHT, N_("verdict is not ok"), SCOLS_JSON_BOOLEAN },
 	[COL_DEPRECATED]  = { "DEPRECATED", 0.10, 0, N_("deprecated items that apply (names as in /sys/fs/deprecated)"), SCOLS_JSON_STRING },
 	[COL_SINCE]	  = { "SINCE", 10, 0, N_("deprecated since (date)"), SCOLS_JSON_STRING },
@@ -88,7 +91,7 @@ static const struct colinfo infos[] = {
 	[COL_REASON]	  = { "REASON", 0.30, SCOLS_FL_TRUNC, N_("why it is deprecated"), SCOLS_JSON_STRING },
 	[COL_REPLACEMENT] = { "REPLACEMENT", 0.30, SCOLS_FL_TRUNC, N_("what replaces it"), SCOLS_JSON_STRING },
 	[COL_POLICY]	  = { "POLICY", 7, 0, N_("kernel policy for the item (/sys/fs/deprecated)"), SCOLS_JSON_STRING },
-	[COL_REMEDY]	  = { "REMEDY", 0.30, SCOLS_FL_TRUNC, N_("what to do about it"), SCOLS_JSON_STRING },
+	[COL_REMEDY]	  = { "REMEDY", 0.40, SCOLS_FL_TRUNC, N_("what to do about it"), SCOLS_JSON_STRING },
 	[COL_NOTES]	  = { "NOTES", 0.30, SCOLS_FL_TRUNC, N_("caveats, errors"), SCOLS_JSON_STRING },
 };
 
@@ -96,6 +99,18 @@ static const struct colinfo infos[] = {
 
 static int columns[N_COLS * 2];
 static size_t ncolumns;
+static size_t colmax[N_COLS * 2];	/* longest data per output column */
+
+/* one audited source, kept for the summary and --prometheus */
+struct record {
+	char *source, *target, *fstype, *format, *deps;
+	int verdict;
+	int error;		/* unreadable (counted as an error) */
+	int has_limits;
+	int64_t time_min, time_max, s_time_max;
+	char removal[32];
+	int kernel_can_mount;	/* 1 yes, 0 no, -1 unknown */
+};
 
 struct fsaudit {
 	struct libscols_table *tb;
@@ -108,8 +123,16 @@ struct fsaudit {
 	int at_risk_only;
 	const char *force_type;		/* -t TYPE */
 	int nrows, nrisk, nerrors;
+	int nunreadable;		/* sources counted as unknown (--unreadable-unknown) */
+	int unreadable_unknown;		/* --unreadable-unknown */
+	int json;
 	dev_t *seen;			/* devices already reported */
 	size_t nseen;
+	struct record *recs;		/* every audited source */
+	size_t nrecs;
+	const char *kconfig_file;	/* --kernel-config FILE */
+	char *kconfig;			/* its text, NULL when unreadable */
+	int kconfig_loaded;
 };
 
 /* one source to report */
@@ -120,6 +143,12 @@ struct source {
 	const char *fstype;	/* mounted as, or NULL */
 	const char *options;	/* fs-specific mount options */
 	dev_t devno;
+	int partition;		/* a partition of an image file: */
+	int part_fd;		/*   the image, open */
+	uint64_t part_off, part_size;	/*   bytes */
+	int partno;
+	const char *image;	/*   the image's name */
+	int past_end;		/*   it extended past the end of the image */
 };
 
 static void __attribute__((__noreturn__)) usage(void)
@@ -128,10 +157,12 @@ static void __attribute__((__noreturn__)) usage(void)
 	size_t i;
 
 	fputs("\nUsage:\n", out);
-	fprintf(out, " %s [options] [<device>|<file> ...]\n",
+	fprintf(out, " %s [options] [<device>|<file>|<directory> ...]\n",
 		program_invocation_short_name);
 	fputs("\nAudit filesystems for deprecated or 2038-limited on-disk formats.\n"
-	      "Without arguments: every mounted filesystem.\n", out);
+	      "Without arguments: every mounted filesystem.  An image file with a\n"
+	      "partition table: every partition (IMAGE:pN).  A directory: the\n"
+	      "filesystem it is on.\n", out);
 	fputs("\nOptions:\n"
 	      " -a, --all                also every block device that holds a filesystem\n"
 	      " -R, --at-risk            print only filesystems whose verdict is not ok\n"
@@ -140,7 +171,17 @@ static void __attribute__((__noreturn__)) usage(void)
 	      " -r, --raw                use raw output format\n"
 	      " -n, --noheadings         don't print headings\n"
 	      " -o, --output <list>      output columns (+LIST appends to the default)\n"
-	      " -H, --list-columns       list the available columns\n"
+	      " -H, --list-columns       list the available columns (with -J: in JSON)\n"
+	      " -w, --width <num>        output width (default: the terminal's)\n"
+	      " -u, --notruncate         don't truncate or wrap text in columns\n"
+	      " -S, --summary[=<when>]   one-line summary after the table: always (-S),\n"
+	      "                          auto (at a terminal, the default) or never\n"
+	      " -q, --quiet              no table, only the exit status (and -S)\n"
+	      "     --prometheus         Prometheus text format (node_exporter textfile)\n"
+	      "     --unreadable-unknown an unreadable source is unknown, not exit 2\n"
+	      "     --kernel-config <file>\n"
+	      "                          the running kernel's configuration (default:\n"
+	      "                          /proc/config.gz, /boot/config-$(uname -r))\n"
 	      " -t, --type <type>        skip libblkid, probe as <type> (e.g. xfs)\n"
 	      " -F, --mountinfo <file>   read the mount table from <file>\n"
 	      "     --sysroot <dir>      use <dir> as the root for /proc, /sys and /dev\n"
@@ -153,7 +194,8 @@ static void __attribute__((__noreturn__)) usage(void)
 	for (i = 0; i < N_COLS; i++)
 		fprintf(out, " %14s  %s\n", infos[i].name, infos[i].help);
 	fputs("\nExit status: 0 nothing at risk, 1 at least one filesystem at risk,\n"
-	      "2 a source could not be read, 3 bad usage, 4 internal error.\n"
+	      "2 a source could not be read (wins over 1; not with --unreadable-unknown),\n"
+	      "3 bad usage, 4 internal error.\n"
 	      "\nFor more details see fsaudit(8).\n", out);
 	exit(FSA_EXIT_OK);
 }
@@ -236,25 +278,28 @@ static void parse_columns(const char *list)
 		bad_usage("no columns in '%s'", list);
 }
 
-static void list_columns(void)
+static void list_columns(int json)
 {
 	struct libscols_table *tb = scols_new_table();
 	static const char *const jtypes[] = { "<string>", "<integer>", "<boolean>" };
+	static const char *const jnames[] = { "string", "integer", "boolean" };
 	size_t i;
 
 	if (!tb)
 		internal_error("table", ENOMEM);
-	scols_table_new_column(tb, "NAME", 0, 0);
-	scols_table_new_column(tb, "TYPE", 0, 0);
-	scols_table_new_column(tb, "DESCRIPTION", 0, 0);
-	scols_table_enable_noheadings(tb, 1);
+	scols_table_set_name(tb, "columns");
+	scols_table_enable_json(tb, json);
+	scols_table_new_column(tb, json ? "name" : "NAME", 0, 0);
+	scols_table_new_column(tb, json ? "type" : "TYPE", 0, 0);
+	scols_table_new_column(tb, json ? "description" : "DESCRIPTION", 0, 0);
+	scols_table_enable_noheadings(tb, !json);
 	for (i = 0; i < N_COLS; i++) {
 		struct libscols_line *ln = scols_table_new_line(tb, NULL);
 
 		if (!ln)
 			internal_error("table", ENOMEM);
 		scols_line_set_data(ln, 0, infos[i].name);
-		scols_line_set_data(ln, 1, jtypes[infos[i].json_type]);
+		scols_line_set_data(ln, 1, json ? jnames[infos[i].json_type] : jtypes[infos[i].json_type]);
 		scols_line_set_data(ln, 2, infos[i].help);
 	}
 	scols_print_table(tb);
@@ -380,34 +425,131 @@ struct result {
 	char notes[PATH_MAX + 600];
 	int error;		/* errno when the source could not be read */
 	int nosig;		/* libblkid found no signature at all */
+	int pttype;		/* libblkid found a partition table */
+	int kernel_can_mount;	/* 1, 0 (kernel config says no), -1 unknown */
+	char removal_note[64];	/* replaces REMOVAL (this kernel cannot mount it) */
 };
 
-static void add_line(struct fsaudit *fa, const struct source *src, struct result *r)
+/* Is @s safe as one word in a POSIX shell without quoting? */
+static int shell_safe(const char *s, int dash_ok)
 {
-	struct libscols_line *ln;
-	char buf[64], deps[128] = "", since[32] = "", removal[32] = "";
-	char reason[600] = "", repl[600] = "", policy[80] = "";
+	if (!*s || (*s == '-' && !dash_ok) || *s == '~')
+		return 0;
+	for (; *s; s++)
+		if (!((*s >= 'a' && *s <= 'z') || (*s >= 'A' && *s <= 'Z')
+		      || (*s >= '0' && *s <= '9') || strchr("_./:+,@%=-", *s)))
+			return 0;
+	return 1;
+}
+
+/* @s as one word for a POSIX shell, for remedies: unchanged when safe,
+ * else in single quotes with ' as '\''; "./" before a leading "-" (a
+ * relative name that would read as an option).  -1 when it does not fit. */
+static int shell_quote(const char *s, char *buf, size_t bufsz)
+{
+	size_t o = 0;
+
+	if (*s == '-') {
+		if (bufsz < 3)
+			return -1;
+		memcpy(buf, "./", 2);
+		o = 2;
+	}
+	if (shell_safe(s, o == 2)) {
+		if (o + strlen(s) + 1 > bufsz)
+			return -1;
+		strcpy(buf + o, s);
+		return 0;
+	}
+	if (o + 1 >= bufsz)
+		return -1;
+	buf[o++] = '\'';
+	for (; *s; s++) {
+		if (*s == '\'') {
+			if (o + 4 >= bufsz)
+				return -1;
+			memcpy(buf + o, "'\\''", 4);
+			o += 4;
+		} else {
+			if (o + 1 >= bufsz)
+				return -1;
+			buf[o++] = *s;
+		}
+	}
+	if (o + 2 > bufsz)
+		return -1;
+	buf[o++] = '\'';
+	buf[o] = '\0';
+	return 0;
+}
+
+/* the name remedies use for @src: quoted, or for a partition of an image
+ * a command substitution that attaches the image and names the partition */
+static void remedy_name(const struct source *src, char *buf, size_t bufsz)
+{
+	char q[512];
+
+	if (src->partition) {
+		if (shell_quote(src->image, q, sizeof(q)) == 0)
+			snprintf(buf, bufsz, "\"$(losetup -f -P --show %s)p%d\"", q, src->partno);
+		else
+			snprintf(buf, bufsz, "DEVICE");
+		return;
+	}
+	if (shell_quote(src->name, buf, bufsz) != 0)
+		snprintf(buf, bufsz, "DEVICE");	/* too long to print usefully */
+}
+
+static char *utf8_fix(const char *s);
+
+/* an integer (decimal text) a reader with IEEE doubles reads exactly */
+static int json_safe_integer(const char *dec)
+{
+	long long v;
+	char *end;
+
+	errno = 0;
+	v = strtoll(dec, &end, 10);
+	return !errno && !*end && v <= 9007199254740991LL && v >= -9007199254740991LL;
+}
+
+/* DEPRECATED, SINCE, REMOVAL, REASON, REPLACEMENT, POLICY from the items
+ * that apply (buffers of 128, 32, 32, 600, 600, 80 bytes) */
+static void item_strings(const struct result *r, char *deps, char *since, char *removal,
+			 char *reason, char *repl, char *policy)
+{
 	const struct fsa_info *in = &r->info;
-	int limits = r->have_info && in->has_limits;
-	size_t i;
 	int it;
 
+	deps[0] = since[0] = removal[0] = reason[0] = repl[0] = policy[0] = '\0';
 	for (it = 0; it < FSA_NITEMS; it++) {
 		const struct fsa_item *d = &fsa_items[it];
 
 		if (!r->have_info || !(in->items & (1U << it)))
 			continue;
-		fsa_append(deps, sizeof(deps), "%s%s", deps[0] ? "," : "", d->name);
+		fsa_append(deps, 128, "%s%s", deps[0] ? "," : "", d->name);
 		if (d->since[0] && (!since[0] || strcmp(d->since, since) < 0))
-			snprintf(since, sizeof(since), "%s", d->since);
+			snprintf(since, 32, "%s", d->since);
 		if (d->removal[0] && (!removal[0] || strcmp(d->removal, removal) < 0))
-			snprintf(removal, sizeof(removal), "%s", d->removal);
-		fsa_append(reason, sizeof(reason), "%s%s", reason[0] ? "; " : "", d->reason);
-		fsa_append(repl, sizeof(repl), "%s%s", repl[0] ? "; " : "", d->replacement);
+			snprintf(removal, 32, "%s", d->removal);
+		fsa_append(reason, 600, "%s%s", reason[0] ? "; " : "", d->reason);
+		fsa_append(repl, 600, "%s%s", repl[0] ? "; " : "", d->replacement);
 		if (d->policy[0])
-			fsa_append(policy, sizeof(policy), "%s%s", policy[0] ? "," : "", d->policy);
+			fsa_append(policy, 80, "%s%s", policy[0] ? "," : "", d->policy);
 	}
+}
 
+static void add_line(struct fsaudit *fa, const struct source *src, struct result *r)
+{
+	struct libscols_line *ln;
+	char buf[64], deps[128], since[32], removal[32];
+	char reason[600], repl[600], policy[80];
+	const struct fsa_info *in = &r->info;
+	int limits = r->have_info && in->has_limits;
+	char *fixed = NULL;
+	size_t i;
+
+	item_strings(r, deps, since, removal, reason, repl, policy);
 	ln = scols_table_new_line(fa->tb, NULL);
 	if (!ln)
 		internal_error("table", ENOMEM);
@@ -475,7 +617,7 @@ static void add_line(struct fsaudit *fa, const struct source *src, struct result
 			s = since;
 			break;
 		case COL_REMOVAL:
-			s = removal;
+			s = r->removal_note[0] ? r->removal_note : removal;
 			break;
 		case COL_REASON:
 			s = reason;
@@ -495,8 +637,25 @@ static void add_line(struct fsaudit *fa, const struct source *src, struct result
 		}
 		if (!s)
 			s = buf;
+		if (fa->json) {
+			/* integers a 53-bit JSON reader would round: strings */
+			if (s == buf && buf[0] && infos[columns[i]].json_type == SCOLS_JSON_NUMBER
+			    && !json_safe_integer(buf)) {
+				char q[32];
+
+				snprintf(q, sizeof(q), "%.24s", buf);
+				snprintf(buf, sizeof(buf), "\"%s\"", q);
+			}
+			fixed = utf8_fix(s);	/* invalid UTF-8 bytes: U+FFFD */
+			if (fixed)
+				s = fixed;
+		}
 		if (*s && scols_line_set_data(ln, i, s))
 			internal_error("table", ENOMEM);
+		if (strlen(s) > colmax[i])
+			colmax[i] = strlen(s);
+		free(fixed);
+		fixed = NULL;
 	}
 }
 
@@ -531,6 +690,13 @@ static int fd_size(int fd, uint64_t *size)
 		return -EINVAL;
 	*size = (uint64_t) st.st_size;
 	return 0;
+}
+
+static int is_regular(int fd)
+{
+	struct stat st;
+
+	return fstat(fd, &st) == 0 && S_ISREG(st.st_mode);
 }
 
 /* libblkid identification: 0 found (r->fstype set), 1 nothing (r->notes
@@ -570,6 +736,7 @@ static int identify(struct result *r, blkid_probe pr)
 	}
 	if (rc == 0 && r->fstype_buf[0])
 		return 0;
+	r->pttype = pttype != NULL;
 	if (pttype)
 		snprintf(r->notes, sizeof(r->notes),
 			 "no filesystem: %s partition table; name a partition", pttype);
@@ -582,7 +749,7 @@ static int identify(struct result *r, blkid_probe pr)
 
 /* libblkid found nothing: try the probers for types it may not know
  * (e.g. gfs2 format 1802).  1 when one matches (r->fstype set). */
-static int fallback(struct result *r, int fd, uint64_t size)
+static int fallback(struct result *r, int fd, uint64_t offset, uint64_t size)
 {
 	struct fsa_env env = { 0 };
 	struct fsa_info info;
@@ -597,6 +764,7 @@ static int fallback(struct result *r, int fd, uint64_t size)
 			continue;
 		fsa_info_init(&info);
 		fsa_dev_init_fd(&dev, fd, size);
+		dev.offset = offset;
 		rc = pb->probe(&dev, &env, &info);
 		fsa_dev_reset(&dev);
 		if (rc == 0) {
@@ -609,8 +777,215 @@ static int fallback(struct result *r, int fd, uint64_t size)
 	return 0;
 }
 
+/* ------------------------------------------------------------------ */
+/* the running kernel's configuration (/proc/config.gz, /boot/config-R) */
+
+/* the text of a kernel config file, gzip-compressed (/proc/config.gz,
+ * decompressed by gzip(1)) or not; NULL when unreadable or not a config */
+static char *read_config(const char *file)
+{
+	size_t len = 1, cap = 0;
+	unsigned char magic[2];
+	char *buf = NULL;
+	pid_t pid = -1;
+	ssize_t n;
+	int fd, st;
+
+	fd = open(file, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return NULL;
+	if (pread(fd, magic, 2, 0) == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
+		int p[2];
+
+		if (pipe2(p, O_CLOEXEC) != 0) {
+			close(fd);
+			return NULL;
+		}
+		pid = fork();
+		if (pid == 0) {
+			dup2(fd, 0);
+			dup2(p[1], 1);
+			execlp("gzip", "gzip", "-dc", (char *) NULL);
+			_exit(127);
+		}
+		close(p[1]);
+		close(fd);
+		fd = p[0];
+		if (pid < 0) {
+			close(fd);
+			return NULL;
+		}
+	}
+	for (;;) {
+		if (cap < len + 65537) {
+			char *nb;
+
+			if (cap >= (16U << 20))
+				break;	/* no kernel config is this large */
+			cap = cap ? cap * 2 : 262144;
+			nb = realloc(buf, cap);
+			if (!nb)
+				break;
+			buf = nb;
+			buf[0] = '\n';
+		}
+		n = read(fd, buf + len, 65536);
+		if (n < 0 && errno == EINTR)
+			continue;
+		if (n <= 0)
+			break;
+		len += (size_t) n;
+	}
+	close(fd);
+	if (pid > 0)
+		while (waitpid(pid, &st, 0) < 0 && errno == EINTR)
+			;
+	if (!buf || len < 16 || !memmem(buf, len, "\nCONFIG_", 8)) {
+		free(buf);
+		return NULL;
+	}
+	buf[len] = '\0';
+	return buf;
+}
+
+/* 1 when the kernel configuration could be read */
+static int kconfig_load(struct fsaudit *fa)
+{
+	char path[PATH_MAX];
+	struct utsname u;
+
+	if (fa->kconfig_loaded)
+		return fa->kconfig != NULL;
+	fa->kconfig_loaded = 1;
+	if (fa->kconfig_file) {
+		if (*fa->kconfig_file)
+			fa->kconfig = read_config(fa->kconfig_file);
+		return fa->kconfig != NULL;
+	}
+	snprintf(path, sizeof(path), "%s/proc/config.gz", fa->sysroot);
+	fa->kconfig = read_config(path);
+	if (!fa->kconfig && uname(&u) == 0) {
+		snprintf(path, sizeof(path), "%s/boot/config-%s", fa->sysroot, u.release);
+		fa->kconfig = read_config(path);
+	}
+	return fa->kconfig != NULL;
+}
+
+/* CONFIG_<sym> is y or m */
+static int kconfig_set(struct fsaudit *fa, const char *sym)
+{
+	char key[80];
+	const char *p;
+
+	snprintf(key, sizeof(key), "\nCONFIG_%s=", sym);
+	p = strstr(fa->kconfig, key);
+	if (!p)
+		return 0;
+	p += strlen(key);
+	return *p == 'y' || *p == 'm';
+}
+
+static const struct {
+	const char *type;
+	const char *sym, *alt;	/* either is enough */
+} kconfig_types[] = {
+	{ "ext4", "EXT4_FS", NULL },
+	{ "ext3", "EXT4_FS", NULL },
+	{ "ext2", "EXT2_FS", "EXT4_FS" },	/* ext4 mounts ext2 */
+	{ "xfs", "XFS_FS", NULL },
+	{ "reiserfs", "REISERFS_FS", NULL },
+	{ "vfat", "VFAT_FS", NULL },
+	{ "exfat", "EXFAT_FS", NULL },
+	{ "btrfs", "BTRFS_FS", NULL },
+	{ "f2fs", "F2FS_FS", NULL },
+	{ "jfs", "JFS_FS", NULL },
+	{ "nilfs2", "NILFS2_FS", NULL },
+	{ "udf", "UDF_FS", NULL },
+	{ "iso9660", "ISO9660_FS", NULL },
+	{ "squashfs", "SQUASHFS", NULL },
+	{ "ntfs", "NTFS3_FS", "NTFS_FS" },
+	{ "hfs", "HFS_FS", NULL },
+	{ "hfsplus", "HFSPLUS_FS", NULL },
+	{ "bfs", "BFS_FS", NULL },
+	{ "cramfs", "CRAMFS", NULL },
+	{ "romfs", "ROMFS_FS", NULL },
+	{ "erofs", "EROFS_FS", NULL },
+	{ "ufs", "UFS_FS", NULL },
+	{ "ocfs2", "OCFS2_FS", NULL },
+	{ "gfs2", "GFS2_FS", NULL },
+	{ "minix", "MINIX_FS", NULL },
+};
+
+/* Can the running kernel mount this (unmounted) filesystem?  1 yes, 0 no
+ * (@sym names the missing option), -1 unknown (no readable config). */
+static int kernel_can_mount(struct fsaudit *fa, const char *fstype, unsigned items,
+			    const char **sym)
+{
+	size_t i;
+
+	if (!fstype || !kconfig_load(fa))
+		return -1;
+	if ((items & (1U << FSA_ITEM_REISERFS)) && !kconfig_set(fa, (*sym = "REISERFS_FS")))
+		return 0;
+	if ((items & (1U << FSA_ITEM_XFS_V4)) && !kconfig_set(fa, (*sym = "XFS_SUPPORT_V4")))
+		return 0;
+	if ((items & (1U << FSA_ITEM_XFS_ASCII_CI)) && !kconfig_set(fa, (*sym = "XFS_SUPPORT_ASCII_CI")))
+		return 0;
+	for (i = 0; i < sizeof(kconfig_types) / sizeof(kconfig_types[0]); i++) {
+		if (strcmp(kconfig_types[i].type, fstype) != 0)
+			continue;
+		*sym = kconfig_types[i].sym;
+		if (kconfig_set(fa, *sym)
+		    || (kconfig_types[i].alt && kconfig_set(fa, kconfig_types[i].alt)))
+			return 1;
+		return 0;
+	}
+	return -1;
+}
+
+/* ------------------------------------------------------------------ */
+
+static char *xstrdup(const char *s)
+{
+	char *d = strdup(s ? s : "");
+
+	if (!d)
+		internal_error("memory", ENOMEM);
+	return d;
+}
+
+static void add_record(struct fsaudit *fa, const struct source *src, const struct result *r)
+{
+	struct record *rec, *n;
+	char deps[128] = "", since[32], removal[32], reason[600], repl[600], policy[80];
+
+	n = realloc(fa->recs, (fa->nrecs + 1) * sizeof(*n));
+	if (!n)
+		internal_error("memory", ENOMEM);
+	fa->recs = n;
+	rec = &fa->recs[fa->nrecs++];
+	memset(rec, 0, sizeof(*rec));
+	item_strings(r, deps, since, removal, reason, repl, policy);
+	rec->source = xstrdup(src->name);
+	rec->target = xstrdup(src->target);
+	rec->fstype = xstrdup(r->fstype);
+	rec->format = xstrdup(r->have_info ? r->info.format : "");
+	rec->deps = xstrdup(deps);
+	rec->verdict = r->verdict;
+	rec->error = r->error != 0 && !r->have_info;
+	rec->has_limits = r->have_info && r->info.has_limits;
+	rec->time_min = r->info.time_min;
+	rec->time_max = r->info.time_max;
+	rec->s_time_max = r->info.s_time_max;
+	snprintf(rec->removal, sizeof(rec->removal), "%s", removal);
+	rec->kernel_can_mount = r->kernel_can_mount;
+}
+
 /* Probe one source and add its line.  @quiet_nofs: skip sources without
  * a filesystem (--all). */
+static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe pr, int fd,
+			    uint64_t size);
+
 static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 {
 	struct result r = { 0 };
@@ -620,12 +995,41 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 	blkid_probe pr = NULL;
 	uint64_t size = 0;
 	int rc, fd = -1;
+	char qname[700];
 
 	fsa_info_init(&r.info);
 	r.fstype = src->fstype;
 	r.verdict = VERDICT_UNKNOWN;
+	r.kernel_can_mount = -1;
 
-	if (fa->force_type) {
+	if (src->partition) {
+		fd = src->part_fd;
+		size = src->part_size;
+		if (!size) {
+			snprintf(r.notes, sizeof(r.notes), src->past_end
+				 ? "partition starts past the end of the image"
+				 : "empty partition (size 0)");
+			goto out;
+		}
+		pr = blkid_new_probe();
+		if (!pr || blkid_probe_set_device(pr, fd, (blkid_loff_t) src->part_off,
+						  (blkid_loff_t) size) != 0) {
+			r.error = errno ? errno : EIO;
+			goto failed;
+		}
+		if (fa->force_type) {
+			snprintf(r.fstype_buf, sizeof(r.fstype_buf), "%s", fa->force_type);
+			r.fstype = r.fstype_buf;
+		} else {
+			rc = identify(&r, pr);
+			if (rc < 0) {
+				r.error = -rc;
+				goto failed;
+			}
+			if (rc == 1 && !(r.nosig && fallback(&r, fd, src->part_off, size)))
+				goto out;
+		}
+	} else if (fa->force_type) {
 		/* -t: no identification, straight to the prober */
 		fd = open(src->path, O_RDONLY | O_CLOEXEC | O_NONBLOCK);
 		if (fd < 0 || (rc = fd_size(fd, &size)) != 0) {
@@ -647,7 +1051,10 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		}
 		fd = blkid_probe_get_fd(pr);
 		size = (uint64_t) blkid_probe_get_size(pr);
-		if (rc == 1 && !(r.nosig && fallback(&r, fd, size))) {
+		if (rc == 1 && r.pttype && !src->target && is_regular(fd)
+		    && audit_partitions(fa, src, pr, fd, size) == 0)
+			goto skip;	/* an image file with a partition table */
+		if (rc == 1 && !(r.nosig && fallback(&r, fd, 0, size))) {
 			if (quiet_nofs)
 				goto skip;
 			goto out;
@@ -660,7 +1067,8 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		goto out;
 	}
 
-	env.source = src->name;
+	remedy_name(src, qname, sizeof(qname));
+	env.source = qname;
 	env.fstype = src->fstype;
 	env.options = src->options;
 	env.series = fa->series;
@@ -670,6 +1078,7 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		env.ext2_driver = has_ext2_driver(fa);
 
 	fsa_dev_init_fd(&dev, fd, size);
+	dev.offset = src->partition ? src->part_off : 0;
 	rc = pb->probe(&dev, &env, &r.info);
 	fsa_dev_reset(&dev);
 	if (rc < 0) {
@@ -680,6 +1089,8 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		snprintf(r.notes, sizeof(r.notes), "%s superblock not confirmed: %s; limits unknown",
 			 r.fstype, r.info.why);
 	} else {
+		const char *sym = NULL;
+
 		r.have_info = 1;
 		r.verdict = compute_verdict(&r);
 		snprintf(r.notes, sizeof(r.notes), "%s%s%s", r.info.notes,
@@ -687,6 +1098,22 @@ static void audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 			 r.nosig ? "libblkid does not recognise it" : "");
 		if (!r.info.has_limits && !r.info.no_times && !r.notes[0])
 			snprintf(r.notes, sizeof(r.notes), "limits unknown");
+		/* not mounted: can the running kernel mount it at all? */
+		if (!src->fstype)
+			r.kernel_can_mount = kernel_can_mount(fa, r.fstype, r.info.items, &sym);
+		if (r.kernel_can_mount == 0) {
+			char rem[sizeof(r.info.remedy)];
+
+			r.verdict = VERDICT_NOMOUNT;
+			snprintf(r.removal_note, sizeof(r.removal_note), "this kernel cannot mount it");
+			fsa_append(r.notes, sizeof(r.notes), "%sthis kernel cannot mount it: CONFIG_%s is not set",
+				   r.notes[0] ? "; " : "", sym);
+			snprintf(rem, sizeof(rem), "%s", r.info.remedy);
+			snprintf(r.info.remedy, sizeof(r.info.remedy),
+				 "to reach the data, boot a kernel with CONFIG_%s=y or =m", sym);
+			if (rem[0])
+				fsa_append(r.info.remedy, sizeof(r.info.remedy), "; %s", rem);
+		}
 	}
 	goto out;
 
@@ -701,25 +1128,76 @@ failed:
 			 src->name, strerror(r.error), src->fstype);
 		goto out;
 	}
-	fa->nerrors++;
+	if (fa->unreadable_unknown)
+		fa->nunreadable++;
+	else
+		fa->nerrors++;
 	snprintf(r.notes, sizeof(r.notes), "cannot read %s: %s", src->name, strerror(r.error));
 	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, src->name,
 		strerror(r.error));
 out:
+	if (src->past_end && src->part_size)
+		fsa_append(r.notes, sizeof(r.notes), "%spartition extends past the end of the image (cut to it)",
+			   r.notes[0] ? "; " : "");
 	if (r.verdict > VERDICT_OK)
 		fa->nrisk++;
+	add_record(fa, src, &r);
 	if (!fa->at_risk_only || r.verdict > VERDICT_OK) {
 		add_line(fa, src, &r);
 		fa->nrows++;
 	}
 skip:
 	if (pr)
-		blkid_free_probe(pr);
-	else if (fd >= 0)
+		blkid_free_probe(pr);	/* closes only what it opened itself */
+	else if (fd >= 0 && !src->partition)
 		close(fd);
 	free((void *) r.label);
 	free((void *) r.uuid);
 	free((void *) r.version);
+}
+
+/* every partition of an image file, as IMAGE:pN; -1 when the table has
+ * none (the image is then reported as a whole) */
+static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe pr, int fd,
+			    uint64_t size)
+{
+	blkid_partlist ls = blkid_probe_get_partitions(pr);
+	int i, n = ls ? blkid_partlist_numof_partitions(ls) : -1;
+	char name[PATH_MAX + 16];
+
+	if (n <= 0)
+		return -1;
+	for (i = 0; i < n; i++) {
+		blkid_partition par = blkid_partlist_get_partition(ls, i);
+		struct source ps = { 0 };
+		int64_t start, len;
+
+		if (!par || blkid_partition_is_extended(par))
+			continue;
+		start = blkid_partition_get_start(par);
+		len = blkid_partition_get_size(par);
+		ps.partition = 1;
+		ps.part_fd = fd;
+		ps.partno = blkid_partition_get_partno(par);
+		ps.image = src->name;
+		snprintf(name, sizeof(name), "%s:p%d", src->name, ps.partno);
+		ps.name = name;
+		snprintf(ps.path, sizeof(ps.path), "%s", src->path);
+		if (start < 0 || len < 0 || (uint64_t) start >= size / 512) {
+			ps.part_off = 0;
+			ps.part_size = 0;
+			ps.past_end = start >= 0 && len > 0;
+		} else {
+			ps.part_off = (uint64_t) start * 512;
+			ps.part_size = (uint64_t) len * 512;
+			if ((uint64_t) len > size / 512 - (uint64_t) start) {
+				ps.part_size = size - ps.part_off;
+				ps.past_end = 1;
+			}
+		}
+		audit_source(fa, &ps, 0);
+	}
+	return 0;
 }
 
 static void set_path(struct fsaudit *fa, struct source *src, const char *devpath)
@@ -857,6 +1335,8 @@ next:
 		free(disks);
 }
 
+static void audit_directory(struct fsaudit *fa, const char *arg);
+
 static void audit_argument(struct fsaudit *fa, const char *arg)
 {
 	struct source src = { 0 };
@@ -864,6 +1344,11 @@ static void audit_argument(struct fsaudit *fa, const char *arg)
 
 	src.name = arg;
 	snprintf(src.path, sizeof(src.path), "%s", arg);
+	/* a directory or mount point: the filesystem it is on */
+	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+		audit_directory(fa, arg);
+		return;
+	}
 	/* a mounted block device: report how it is mounted */
 	if (stat(arg, &st) == 0 && S_ISBLK(st.st_mode)) {
 		struct libmnt_fs *fs = mnt_table_find_devno(mount_table(fa), st.st_rdev,
@@ -878,7 +1363,553 @@ static void audit_argument(struct fsaudit *fa, const char *arg)
 	audit_source(fa, &src, 0);
 }
 
-static void init_table(struct fsaudit *fa, int json, int raw, int pairs, int noheadings)
+/* the mount table entry a directory is on (as findmnt -T): the longest
+ * mountpoint that is a prefix of its canonical path, the last mounted */
+static struct libmnt_fs *fs_of_directory(struct fsaudit *fa, const char *dir)
+{
+	struct libmnt_table *tb = mount_table(fa);
+	char *path = realpath(dir, NULL);
+	struct libmnt_fs *fs = NULL;
+
+	if (!path)
+		return NULL;
+	for (;;) {
+		struct libmnt_iter *itr = mnt_new_iter(MNT_ITER_BACKWARD);
+		struct libmnt_fs *f;
+		char *slash;
+
+		if (!itr)
+			internal_error("mount table", ENOMEM);
+		while (mnt_table_next_fs(tb, itr, &f) == 0) {
+			const char *t = mnt_fs_get_target(f);
+
+			if (t && strcmp(t, path) == 0) {
+				fs = f;
+				break;
+			}
+		}
+		mnt_free_iter(itr);
+		if (fs || strcmp(path, "/") == 0)
+			break;
+		slash = strrchr(path, '/');
+		if (!slash)
+			break;
+		if (slash == path)
+			slash[1] = '\0';
+		else
+			*slash = '\0';
+	}
+	free(path);
+	return fs;
+}
+
+/* a directory argument: the filesystem it is on */
+static void audit_directory(struct fsaudit *fa, const char *arg)
+{
+	struct libmnt_fs *fs = fs_of_directory(fa, arg);
+	struct source src = { 0 };
+	const char *dev;
+	struct stat st;
+
+	if (!fs) {
+		struct result r = { 0 };
+
+		fsa_info_init(&r.info);
+		r.kernel_can_mount = -1;
+		r.error = ENOENT;
+		if (fa->unreadable_unknown)
+			fa->nunreadable++;
+		else
+			fa->nerrors++;
+		snprintf(r.notes, sizeof(r.notes), "no filesystem in the mount table holds %s", arg);
+		fprintf(stderr, "%s: %s: not in the mount table\n", program_invocation_short_name, arg);
+		src.name = arg;
+		add_record(fa, &src, &r);
+		if (!fa->at_risk_only) {
+			add_line(fa, &src, &r);
+			fa->nrows++;
+		}
+		return;
+	}
+	dev = mnt_fs_get_srcpath(fs);
+	src.target = mnt_fs_get_target(fs);
+	src.fstype = mnt_fs_get_fstype(fs);
+	src.options = mnt_fs_get_fs_options(fs);
+	src.devno = mnt_fs_get_devno(fs);
+	if (!dev || *dev != '/' || mnt_fs_is_pseudofs(fs) || mnt_fs_is_netfs(fs)) {
+		/* tmpfs, nfs, ...: no device to read, judge by type */
+		struct result r = { 0 };
+
+		fsa_info_init(&r.info);
+		r.kernel_can_mount = -1;
+		r.fstype = src.fstype;
+		src.name = mnt_fs_get_source(fs) ? mnt_fs_get_source(fs) : "none";
+		if (src.fstype && fsa_limits_by_type(src.fstype, src.options, &r.info) == 0) {
+			r.have_info = 1;
+			r.verdict = compute_verdict(&r);
+			snprintf(r.notes, sizeof(r.notes), "no block device: limits from the type %s", src.fstype);
+		} else {
+			snprintf(r.notes, sizeof(r.notes), "no block device behind it; limits unknown");
+		}
+		if (r.verdict > VERDICT_OK)
+			fa->nrisk++;
+		add_record(fa, &src, &r);
+		if (!fa->at_risk_only || r.verdict > VERDICT_OK) {
+			add_line(fa, &src, &r);
+			fa->nrows++;
+		}
+		return;
+	}
+	src.name = dev;
+	set_path(fa, &src, dev);
+	if (stat(src.path, &st) != 0 && src.devno) {
+		char kname[NAME_MAX + 1];
+
+		if (devno_kname(fa, src.devno, kname, sizeof(kname)) == 0)
+			snprintf(src.path, sizeof(src.path), "%s/dev/%s", fa->sysroot, kname);
+	}
+	audit_source(fa, &src, 0);
+}
+
+/* ------------------------------------------------------------------ */
+/* output encodings */
+
+/* length of the valid UTF-8 sequence at @s, 0 when invalid */
+static size_t utf8_seq(const unsigned char *s)
+{
+	unsigned c = s[0], cp;
+	size_t n, i;
+
+	if (c < 0x80)
+		return 1;
+	if (c >= 0xC2 && c <= 0xDF)
+		n = 2, cp = c & 0x1F;
+	else if (c >= 0xE0 && c <= 0xEF)
+		n = 3, cp = c & 0x0F;
+	else if (c >= 0xF0 && c <= 0xF4)
+		n = 4, cp = c & 0x07;
+	else
+		return 0;
+	for (i = 1; i < n; i++) {
+		if ((s[i] & 0xC0) != 0x80)
+			return 0;
+		cp = (cp << 6) | (s[i] & 0x3F);
+	}
+	if ((n == 3 && cp < 0x800) || (n == 4 && (cp < 0x10000 || cp > 0x10FFFF))
+	    || (cp >= 0xD800 && cp <= 0xDFFF))
+		return 0;
+	return n;
+}
+
+/* @s with every byte that is not part of valid UTF-8 replaced by U+FFFD;
+ * NULL when @s is valid (use it as is) */
+static char *utf8_fix(const char *s)
+{
+	const unsigned char *p = (const unsigned char *) s;
+	size_t n, o = 0;
+	char *d;
+
+	for (p = (const unsigned char *) s; *p; p += n)
+		if (!(n = utf8_seq(p)))
+			break;
+	if (!*p)
+		return NULL;
+	d = malloc(strlen(s) * 3 + 1);
+	if (!d)
+		internal_error("memory", ENOMEM);
+	for (p = (const unsigned char *) s; *p; p += n) {
+		n = utf8_seq(p);
+		if (n) {
+			memcpy(d + o, p, n);
+			o += n;
+		} else {
+			memcpy(d + o, "\xEF\xBF\xBD", 3);
+			o += 3;
+			n = 1;
+		}
+	}
+	d[o] = '\0';
+	return d;
+}
+
+/* Prometheus label value: valid UTF-8, \\, \" and \n escaped */
+static void prom_label(FILE *out, const char *name, const char *v, int comma)
+{
+	char *fixed = utf8_fix(v ? v : "");
+	const char *p = fixed ? fixed : (v ? v : "");
+
+	fprintf(out, "%s%s=\"", comma ? "," : "", name);
+	for (; *p; p++) {
+		if (*p == '\\')
+			fputs("\\\\", out);
+		else if (*p == '"')
+			fputs("\\\"", out);
+		else if (*p == '\n')
+			fputs("\\n", out);
+		else
+			fputc(*p, out);
+	}
+	fputc('"', out);
+	free(fixed);
+}
+
+static void prom_head(FILE *out, const char *name, const char *type, const char *help)
+{
+	fprintf(out, "# HELP %s %s\n# TYPE %s %s\n", name, help, name, type);
+}
+
+static void prom_src_labels(FILE *out, const struct record *rec)
+{
+	prom_label(out, "source", rec->source, 0);
+	prom_label(out, "target", rec->target, 1);
+	prom_label(out, "fstype", rec->fstype, 1);
+}
+
+/* YYYY-MM-DD as seconds since the epoch (UTC), -1 when not a date */
+static int64_t date_epoch(const char *d)
+{
+	struct tm tm = { 0 };
+	char *end;
+
+	if (!d[0])
+		return -1;
+	end = strptime(d, "%Y-%m-%d", &tm);
+	if (!end || *end)
+		return -1;
+	return (int64_t) timegm(&tm);
+}
+
+static int read_sys_value(const char *dir, const char *name, char *buf, size_t bufsz)
+{
+	char path[PATH_MAX * 2];
+	ssize_t n;
+	int fd;
+
+	snprintf(path, sizeof(path), "%s/%s", dir, name);
+	fd = open(path, O_RDONLY | O_CLOEXEC);
+	if (fd < 0)
+		return -1;
+	n = read(fd, buf, bufsz - 1);
+	close(fd);
+	if (n < 0)
+		return -1;
+	buf[n] = '\0';
+	while (n > 0 && (buf[n - 1] == '\n' || buf[n - 1] == ' '))
+		buf[--n] = '\0';
+	return 0;
+}
+
+/* a decimal counter file; 0 when present and valid */
+static int read_sys_num(const char *dir, const char *name, long long *v)
+{
+	char buf[64], *end;
+
+	if (read_sys_value(dir, name, buf, sizeof(buf)) != 0 || !buf[0])
+		return -1;
+	errno = 0;
+	*v = strtoll(buf, &end, 10);
+	return errno || *end ? -1 : 0;
+}
+
+static const char *const policy_words[] = { "default", "allow", "warn", "ro", "deny" };
+#define N_POLICY_WORDS (sizeof(policy_words) / sizeof(policy_words[0]))
+
+static int item_dir_filter(const struct dirent *d)
+{
+	return d->d_name[0] != '.';
+}
+
+/* the kernel's inventory: /sys/fs/deprecated/<item>/ and /sys/fs/y2038/ */
+static void prometheus_kernel(struct fsaudit *fa, FILE *out)
+{
+	static const struct { const char *file, *metric, *type, *help; } ctr[] = {
+		{ "mounts", "fsaudit_kernel_deprecated_mounts_total", "counter",
+		  "Mount attempts of the deprecated item since boot or module load (/sys/fs/deprecated/ITEM/mounts)." },
+		{ "refused", "fsaudit_kernel_deprecated_refused_total", "counter",
+		  "Mounts and changes to read-write of the item refused by the policy (/sys/fs/deprecated/ITEM/refused)." },
+		{ "active", "fsaudit_kernel_deprecated_active", "gauge",
+		  "Superblocks with the item mounted now (/sys/fs/deprecated/ITEM/active)." },
+		{ "loaded", "fsaudit_kernel_deprecated_loaded", "gauge",
+		  "The item's driver is loaded (/sys/fs/deprecated/ITEM/loaded)." },
+	};
+	static const struct { const char *file, *metric, *type, *help; } y2038[] = {
+		{ "mounts", "fsaudit_kernel_y2038_mounts_total", "counter",
+		  "Mount attempts of superblocks that cannot store times after 2038 (/sys/fs/y2038/mounts)." },
+		{ "refused", "fsaudit_kernel_y2038_refused_total", "counter",
+		  "Mounts of 2038-limited superblocks refused by fs.y2038_policy (/sys/fs/y2038/refused)." },
+		{ "active", "fsaudit_kernel_y2038_active", "gauge",
+		  "2038-limited superblocks mounted now (/sys/fs/y2038/active)." },
+	};
+	char base[PATH_MAX], dir[PATH_MAX + NAME_MAX + 2], v[64];
+	struct dirent **items = NULL;
+	long long num;
+	size_t c, w;
+	int n, i, any;
+
+	snprintf(base, sizeof(base), "%s/sys/fs/deprecated", fa->sysroot);
+	n = scandir(base, &items, item_dir_filter, alphasort);
+	for (c = 0; n > 0 && c < sizeof(ctr) / sizeof(ctr[0]); c++) {
+		for (any = 0, i = 0; i < n; i++) {
+			snprintf(dir, sizeof(dir), "%s/%s", base, items[i]->d_name);
+			if (read_sys_num(dir, ctr[c].file, &num) != 0)
+				continue;
+			if (!any++)
+				prom_head(out, ctr[c].metric, ctr[c].type, ctr[c].help);
+			fprintf(out, "%s{", ctr[c].metric);
+			prom_label(out, "item", items[i]->d_name, 0);
+			fprintf(out, "} %lld\n", num);
+		}
+	}
+	for (any = 0, i = 0; i < n; i++) {
+		snprintf(dir, sizeof(dir), "%s/%s", base, items[i]->d_name);
+		if (read_sys_value(dir, "policy", v, sizeof(v)) != 0)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_kernel_deprecated_policy", "gauge",
+				  "Policy of the deprecated item, 1 for the current one (/sys/fs/deprecated/ITEM/policy).");
+		for (w = 0; w < N_POLICY_WORDS; w++) {
+			fputs("fsaudit_kernel_deprecated_policy{", out);
+			prom_label(out, "item", items[i]->d_name, 0);
+			prom_label(out, "policy", policy_words[w], 1);
+			fprintf(out, "} %d\n", strcmp(v, policy_words[w]) == 0);
+		}
+	}
+	for (any = 0, i = 0; i < n; i++) {
+		int64_t t;
+
+		snprintf(dir, sizeof(dir), "%s/%s", base, items[i]->d_name);
+		if (read_sys_value(dir, "removal", v, sizeof(v)) != 0 || (t = date_epoch(v)) < 0)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_kernel_deprecated_removal_timestamp_seconds", "gauge",
+				  "Upstream removal date of the item (/sys/fs/deprecated/ITEM/removal).");
+		fputs("fsaudit_kernel_deprecated_removal_timestamp_seconds{", out);
+		prom_label(out, "item", items[i]->d_name, 0);
+		fprintf(out, "} %lld\n", (long long) t);
+	}
+	for (i = 0; i < n; i++)
+		free(items[i]);
+	if (n >= 0)
+		free(items);
+
+	snprintf(base, sizeof(base), "%s/sys/fs/y2038", fa->sysroot);
+	for (c = 0; c < sizeof(y2038) / sizeof(y2038[0]); c++) {
+		if (read_sys_num(base, y2038[c].file, &num) != 0)
+			continue;
+		prom_head(out, y2038[c].metric, y2038[c].type, y2038[c].help);
+		fprintf(out, "%s %lld\n", y2038[c].metric, num);
+	}
+	/* the sysctls, where readable */
+	for (any = 0, c = 0; c < 2; c++) {
+		static const char *const names[] = { "deprecated_policy", "y2038_policy" };
+
+		snprintf(base, sizeof(base), "%s/proc/sys/fs", fa->sysroot);
+		if (read_sys_value(base, names[c], v, sizeof(v)) != 0)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_kernel_policy", "gauge",
+				  "The fs.deprecated_policy and fs.y2038_policy sysctls, 1 for the current value.");
+		for (w = 1; w < N_POLICY_WORDS; w++) {
+			fputs("fsaudit_kernel_policy{", out);
+			prom_label(out, "sysctl", names[c], 0);
+			prom_label(out, "policy", policy_words[w], 1);
+			fprintf(out, "} %d\n", strcmp(v, policy_words[w]) == 0);
+		}
+	}
+}
+
+/* Prometheus text format (node_exporter textfile collector) */
+static void print_prometheus(struct fsaudit *fa, FILE *out)
+{
+	size_t i, j, k;
+	int v, any;
+	unsigned long long count[VERDICT_NOMOUNT + 1] = { 0 }, unreadable = 0;
+	char *dup = calloc(fa->nrecs + 1, 1);
+
+	if (!dup)
+		internal_error("memory", ENOMEM);
+	/* one series per source: a repeated argument is reported once */
+	for (i = 0; i < fa->nrecs; i++)
+		for (j = 0; j < i && !dup[i]; j++)
+			if (!dup[j] && strcmp(fa->recs[i].source, fa->recs[j].source) == 0)
+				dup[i] = 1;
+
+	prom_head(out, "fsaudit_filesystem_verdict", "gauge",
+		  "Verdict of fsaudit for the filesystem, 1 for the current one (ok, 2038-limited, deprecated, removed-from-mainline, kernel-cannot-mount, unknown).");
+	for (i = 0; i < fa->nrecs; i++) {
+		if (dup[i])
+			continue;
+		for (v = 0; v <= VERDICT_NOMOUNT; v++) {
+			fputs("fsaudit_filesystem_verdict{", out);
+			prom_src_labels(out, &fa->recs[i]);
+			prom_label(out, "verdict", fsa_verdict_names[v], 1);
+			fprintf(out, "} %d\n", fa->recs[i].verdict == v);
+		}
+	}
+	prom_head(out, "fsaudit_filesystem_at_risk", "gauge",
+		  "1 when the verdict is not ok and not unknown.");
+	for (i = 0; i < fa->nrecs; i++) {
+		if (dup[i])
+			continue;
+		fputs("fsaudit_filesystem_at_risk{", out);
+		prom_src_labels(out, &fa->recs[i]);
+		fprintf(out, "} %d\n", fa->recs[i].verdict > VERDICT_OK);
+	}
+	prom_head(out, "fsaudit_filesystem_unreadable", "gauge",
+		  "1 when the source could not be read.");
+	for (i = 0; i < fa->nrecs; i++) {
+		if (dup[i])
+			continue;
+		fputs("fsaudit_filesystem_unreadable{", out);
+		prom_src_labels(out, &fa->recs[i]);
+		fprintf(out, "} %d\n", fa->recs[i].error);
+	}
+	for (k = 0; k < 3; k++) {
+		static const char *const names[] = {
+			"fsaudit_filesystem_time_min_seconds",
+			"fsaudit_filesystem_time_max_seconds",
+			"fsaudit_filesystem_kernel_time_max_seconds" };
+		static const char *const helps[] = {
+			"Earliest time the on-disk format can store, seconds since the epoch.",
+			"Latest time the on-disk format can store, seconds since the epoch.",
+			"The kernel's s_time_max for the superblock (later times are clamped to it)." };
+
+		for (any = 0, i = 0; i < fa->nrecs; i++) {
+			const struct record *rec = &fa->recs[i];
+
+			if (dup[i] || !rec->has_limits)
+				continue;
+			if (!any++)
+				prom_head(out, names[k], "gauge", helps[k]);
+			fprintf(out, "%s{", names[k]);
+			prom_src_labels(out, rec);
+			fprintf(out, "} %lld\n", (long long) (k == 0 ? rec->time_min
+					: k == 1 ? rec->time_max : rec->s_time_max));
+		}
+	}
+	for (any = 0, i = 0; i < fa->nrecs; i++) {
+		int64_t t = date_epoch(fa->recs[i].removal);
+
+		if (dup[i] || t < 0)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_filesystem_removal_timestamp_seconds", "gauge",
+				  "Earliest upstream removal date of a deprecated item that applies.");
+		fputs("fsaudit_filesystem_removal_timestamp_seconds{", out);
+		prom_src_labels(out, &fa->recs[i]);
+		fprintf(out, "} %lld\n", (long long) t);
+	}
+	for (any = 0, i = 0; i < fa->nrecs; i++) {
+		char *p, *save = NULL, *list;
+
+		if (dup[i] || !fa->recs[i].deps[0])
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_filesystem_deprecated_item", "gauge",
+				  "Deprecated items (as in /sys/fs/deprecated) that apply to the filesystem.");
+		list = xstrdup(fa->recs[i].deps);
+		for (p = strtok_r(list, ",", &save); p; p = strtok_r(NULL, ",", &save)) {
+			fputs("fsaudit_filesystem_deprecated_item{", out);
+			prom_src_labels(out, &fa->recs[i]);
+			prom_label(out, "item", p, 1);
+			fputs("} 1\n", out);
+		}
+		free(list);
+	}
+	for (any = 0, i = 0; i < fa->nrecs; i++) {
+		if (dup[i] || fa->recs[i].kernel_can_mount < 0)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_filesystem_kernel_can_mount", "gauge",
+				  "1 when the running kernel's configuration can mount the (unmounted) filesystem.");
+		fputs("fsaudit_filesystem_kernel_can_mount{", out);
+		prom_src_labels(out, &fa->recs[i]);
+		fprintf(out, "} %d\n", fa->recs[i].kernel_can_mount);
+	}
+	for (i = 0; i < fa->nrecs; i++) {
+		if (dup[i])
+			continue;
+		if (fa->recs[i].error)
+			unreadable++;
+		else
+			count[fa->recs[i].verdict]++;
+	}
+	prom_head(out, "fsaudit_filesystems", "gauge",
+		  "Audited filesystems by verdict (unreadable sources not included).");
+	for (v = 0; v <= VERDICT_NOMOUNT; v++) {
+		fputs("fsaudit_filesystems{", out);
+		prom_label(out, "verdict", fsa_verdict_names[v], 0);
+		fprintf(out, "} %llu\n", count[v]);
+	}
+	prom_head(out, "fsaudit_sources_unreadable", "gauge", "Sources that could not be read.");
+	fprintf(out, "fsaudit_sources_unreadable %llu\n", unreadable);
+	if (fa->series)
+		prometheus_kernel(fa, out);
+	free(dup);
+}
+
+/* "N sources: N at risk (N deprecated, ...), N ok, N unknown, N unreadable" */
+static void print_summary(struct fsaudit *fa, FILE *out)
+{
+	unsigned long count[VERDICT_NOMOUNT + 1] = { 0 }, unreadable = 0, risk = 0;
+	size_t i;
+	int v, first = 1;
+
+	for (i = 0; i < fa->nrecs; i++) {
+		if (fa->recs[i].error)
+			unreadable++;
+		else
+			count[fa->recs[i].verdict]++;
+		if (fa->recs[i].verdict > VERDICT_OK)
+			risk++;
+	}
+	fprintf(out, "%zu source%s: %lu at risk", fa->nrecs, fa->nrecs == 1 ? "" : "s", risk);
+	for (v = VERDICT_NOMOUNT; v > VERDICT_OK; v--) {
+		if (!count[v])
+			continue;
+		fprintf(out, "%s%lu %s", first ? " (" : ", ", count[v], fsa_verdict_names[v]);
+		first = 0;
+	}
+	fprintf(out, "%s, %lu ok, %lu unknown, %lu unreadable\n", first ? "" : ")",
+		count[VERDICT_OK], count[VERDICT_UNKNOWN], unreadable);
+}
+
+#ifndef FSAUDIT_STATIC
+/* word wrap for the last column: break at the last space that fits in
+ * the width libsmartcols gave the column */
+static size_t wrap_chunksize(const struct libscols_column *cl __attribute__((unused)),
+			     const char *data, void *u __attribute__((unused)))
+{
+	return data ? strlen(data) : 0;	/* the natural width: wrapped only when it must */
+}
+
+static char *wrap_nextchunk(const struct libscols_column *cl, char *data,
+			    void *u __attribute__((unused)))
+{
+	size_t w = scols_column_get_width(cl), i;
+	char *sp = NULL;
+
+	if (!data || !w || strlen(data) <= w)
+		return NULL;
+	for (i = 0; i <= w && data[i]; i++)
+		if (data[i] == ' ')
+			sp = data + i;
+	if (!sp)	/* a word wider than the column: it overflows, not cut */
+		sp = strchr(data + w, ' ');
+	if (!sp)
+		return NULL;
+	*sp = '\0';
+	return sp + 1;
+}
+#endif
+
+struct outopts {
+	int json, raw, pairs, noheadings, notruncate, quiet, prometheus;
+	int summary;		/* -1 auto (at a terminal), 0 never, 1 always */
+	unsigned long width;	/* -w, 0 for the terminal's */
+};
+
+static void init_table(struct fsaudit *fa, const struct outopts *o)
 {
 	size_t i;
 
@@ -886,34 +1917,50 @@ static void init_table(struct fsaudit *fa, int json, int raw, int pairs, int noh
 	if (!fa->tb)
 		internal_error("table", ENOMEM);
 	scols_table_set_name(fa->tb, "filesystems");
-	scols_table_enable_json(fa->tb, json);
-	scols_table_enable_raw(fa->tb, raw);
-	scols_table_enable_export(fa->tb, pairs);
-	scols_table_enable_shellvar(fa->tb, pairs);
-	scols_table_enable_noheadings(fa->tb, noheadings);
+	scols_table_enable_json(fa->tb, o->json);
+	scols_table_enable_raw(fa->tb, o->raw);
+	scols_table_enable_export(fa->tb, o->pairs);
+	scols_table_enable_shellvar(fa->tb, o->pairs);
+	scols_table_enable_noheadings(fa->tb, o->noheadings);
+#ifndef FSAUDIT_STATIC
+	if (o->width) {
+		scols_table_set_termwidth(fa->tb, o->width);
+		scols_table_set_termforce(fa->tb, SCOLS_TERMFORCE_ALWAYS);
+	}
+#endif
 
 	for (i = 0; i < ncolumns; i++) {
 		const struct colinfo *ci = &infos[columns[i]];
 		struct libscols_column *cl;
 		int flags = ci->flags;
 
-		if (json || raw || pairs)
+		/* the last column wraps instead of being cut (text columns) */
+		if (i == ncolumns - 1 && (flags & SCOLS_FL_TRUNC))
+			flags = (flags & ~SCOLS_FL_TRUNC) | SCOLS_FL_WRAP;
+		if (o->json || o->raw || o->pairs || o->notruncate)
 			flags &= ~(SCOLS_FL_TRUNC | SCOLS_FL_WRAP);
 		cl = scols_table_new_column(fa->tb, ci->name, ci->whint, flags);
 		if (!cl)
 			internal_error("table", ENOMEM);
-		if (json)
+		if (o->json)
 			scols_column_set_json_type(cl, ci->json_type);
+#ifndef FSAUDIT_STATIC
+		if (flags & SCOLS_FL_WRAP)
+			scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
+#endif
 	}
 }
 
 int main(int argc, char **argv)
 {
 	struct fsaudit fa = { .ext2_driver = -1, .sysroot = "" };
-	int c, all = 0, json = 0, raw = 0, pairs = 0, noheadings = 0, i;
+	struct outopts o = { .summary = -1 };
+	int c, all = 0, i, listcols = 0, rc;
 	const char *outarg = NULL;
+	char *end;
 
-	enum { OPT_SYSROOT = CHAR_MAX + 1, OPT_EXT2_DRIVER };
+	enum { OPT_SYSROOT = CHAR_MAX + 1, OPT_EXT2_DRIVER, OPT_PROMETHEUS,
+	       OPT_UNREADABLE_UNKNOWN, OPT_KERNEL_CONFIG };
 	static const struct option longopts[] = {
 		{ "all",          no_argument,       NULL, 'a' },
 		{ "at-risk",      no_argument,       NULL, 'R' },
@@ -923,9 +1970,16 @@ int main(int argc, char **argv)
 		{ "noheadings",   no_argument,       NULL, 'n' },
 		{ "output",       required_argument, NULL, 'o' },
 		{ "list-columns", no_argument,       NULL, 'H' },
+		{ "width",        required_argument, NULL, 'w' },
+		{ "notruncate",   no_argument,       NULL, 'u' },
+		{ "summary",      optional_argument, NULL, 'S' },
+		{ "quiet",        no_argument,       NULL, 'q' },
+		{ "prometheus",   no_argument,       NULL, OPT_PROMETHEUS },
+		{ "unreadable-unknown", no_argument, NULL, OPT_UNREADABLE_UNKNOWN },
 		{ "mountinfo",    required_argument, NULL, 'F' },
 		{ "type",         required_argument, NULL, 't' },
 		{ "sysroot",      required_argument, NULL, OPT_SYSROOT },
+		{ "kernel-config", required_argument, NULL, OPT_KERNEL_CONFIG },
 		{ "ext2-driver",  required_argument, NULL, OPT_EXT2_DRIVER },
 		{ "help",         no_argument,       NULL, 'h' },
 		{ "version",      no_argument,       NULL, 'V' },
@@ -940,18 +1994,39 @@ int main(int argc, char **argv)
 	for (ncolumns = 0; ncolumns < sizeof(defaults) / sizeof(defaults[0]); ncolumns++)
 		columns[ncolumns] = defaults[ncolumns];
 
-	while ((c = getopt_long(argc, argv, "aRJPrno:HF:t:hV", longopts, NULL)) != -1) {
+	/* getopt's messages name argv[0]: "fsaudit:", not the full path */
+	argv[0] = program_invocation_short_name;
+	while ((c = getopt_long(argc, argv, "aRJPrno:Hw:uS::qF:t:hV", longopts, NULL)) != -1) {
 		switch (c) {
 		case 'a': all = 1; break;
 		case 'R': fa.at_risk_only = 1; break;
-		case 'J': json = 1; break;
-		case 'P': pairs = 1; break;
-		case 'r': raw = 1; break;
-		case 'n': noheadings = 1; break;
+		case 'J': o.json = 1; break;
+		case 'P': o.pairs = 1; break;
+		case 'r': o.raw = 1; break;
+		case 'n': o.noheadings = 1; break;
 		case 'o': outarg = optarg; break;
-		case 'H':
-			list_columns();
-			return FSA_EXIT_OK;
+		case 'H': listcols = 1; break;
+		case 'w':
+			errno = 0;
+			o.width = strtoul(optarg, &end, 10);
+			if (errno || *end || !*optarg || optarg[0] == '-' || o.width < 1 || o.width > 100000)
+				bad_usage("--width: '%s' is not a width (1-100000)", optarg);
+			break;
+		case 'u': o.notruncate = 1; break;
+		case 'S':
+			if (!optarg || strcmp(optarg, "always") == 0)
+				o.summary = 1;
+			else if (strcmp(optarg, "auto") == 0)
+				o.summary = -1;
+			else if (strcmp(optarg, "never") == 0)
+				o.summary = 0;
+			else
+				bad_usage("--summary: '%s' is not always, auto or never", optarg);
+			break;
+		case 'q': o.quiet = 1; break;
+		case OPT_PROMETHEUS: o.prometheus = 1; break;
+		case OPT_UNREADABLE_UNKNOWN: fa.unreadable_unknown = 1; break;
+		case OPT_KERNEL_CONFIG: fa.kconfig_file = optarg; break;
 		case 'F': fa.mountinfo = optarg; break;
 		case 't':
 			if (!fsa_prober_for_type(optarg))
@@ -976,9 +2051,14 @@ int main(int argc, char **argv)
 		case 'h':
 			usage();
 		case 'V':
+#ifdef FSAUDIT_STATIC
+			printf("%s from fsdeprecate %s (static: libblkid %s, built-in mount table and output)\n",
+			       program_invocation_short_name, FSAUDIT_VERSION, BLKID_VERSION);
+#else
 			printf("%s from fsdeprecate %s (libblkid %s, libmount %s, libsmartcols %s)\n",
 			       program_invocation_short_name, FSAUDIT_VERSION,
 			       BLKID_VERSION, LIBMOUNT_VERSION, LIBSMARTCOLS_VERSION);
+#endif
 			return FSA_EXIT_OK;
 		default:
 			fprintf(stderr, "Try '%s --help' for more information.\n",
@@ -986,17 +2066,24 @@ int main(int argc, char **argv)
 			return FSA_EXIT_USAGE;
 		}
 	}
-	if (json + raw + pairs > 1)
-		bad_usage("--json, --raw and --pairs are mutually exclusive");
+	if (o.json + o.raw + o.pairs + o.prometheus > 1)
+		bad_usage("--json, --raw, --pairs and --prometheus are mutually exclusive");
+	if (listcols) {
+		list_columns(o.json);
+		return FSA_EXIT_OK;
+	}
 	if (all && optind < argc)
 		bad_usage("--all does not take device arguments");
 	if (outarg)
 		parse_columns(outarg);
+	if (o.summary < 0)
+		o.summary = !o.json && !o.raw && !o.pairs && !o.prometheus && isatty(STDOUT_FILENO);
 
 	fa.series = fsa_items_load(fa.sysroot);
 	fa.has_ext2_driver = fa.ext2_driver;	/* -1: find out when needed */
+	fa.json = o.json;
 
-	init_table(&fa, json, raw, pairs, noheadings);
+	init_table(&fa, &o);
 
 	if (optind < argc) {
 		for (i = optind; i < argc; i++)
@@ -1007,13 +2094,41 @@ int main(int argc, char **argv)
 			audit_all_blockdevs(&fa);
 	}
 
-	if (fa.nrows || json)
+	/* at a terminal: the short identifying columns keep their data's width
+	 * (up to a cap), the wide text columns are cut or wrapped first */
+	for (i = 0; i + 1 < (int) ncolumns; i++) {
+		size_t cap = columns[i] == COL_SOURCE ? 40 : columns[i] == COL_FORMAT ? 24
+			     : columns[i] == COL_TARGET ? 20 : columns[i] == COL_FSTYPE ? 10 : 0;
+
+		if (cap && colmax[i])
+			scols_column_set_whint(scols_table_get_column(fa.tb, i),
+					       (double) (colmax[i] < cap ? colmax[i] : cap));
+	}
+
+	if (o.prometheus) {
+		if (!o.quiet)
+			print_prometheus(&fa, stdout);
+	} else if (!o.quiet && (fa.nrows || o.json))
 		scols_print_table(fa.tb);
+	if (o.summary && !o.json && !o.raw && !o.pairs && !o.prometheus)
+		print_summary(&fa, stdout);
 	scols_unref_table(fa.tb);
 	mnt_unref_table(fa.mnt);
 	free(fa.seen);
+	for (i = 0; i < (int) fa.nrecs; i++) {
+		free(fa.recs[i].source);
+		free(fa.recs[i].target);
+		free(fa.recs[i].fstype);
+		free(fa.recs[i].format);
+		free(fa.recs[i].deps);
+	}
+	free(fa.recs);
+	free(fa.kconfig);
 
+	if (fflush(stdout) != 0 || ferror(stdout))
+		internal_error("stdout", errno ? errno : EIO);
+	rc = fa.nrisk ? FSA_EXIT_AT_RISK : FSA_EXIT_OK;
 	if (fa.nerrors)
-		return FSA_EXIT_ERROR;
-	return fa.nrisk ? FSA_EXIT_AT_RISK : FSA_EXIT_OK;
+		rc = FSA_EXIT_ERROR;
+	return rc;
 }

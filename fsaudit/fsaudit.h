@@ -23,6 +23,7 @@ enum {
 	VERDICT_2038,
 	VERDICT_DEPRECATED,
 	VERDICT_REMOVED,
+	VERDICT_NOMOUNT,	/* the running kernel cannot mount it */
 };
 
 struct fsa_item {

@@ -88,7 +88,7 @@ const void *fsa_read(struct fsa_dev *dev, uint64_t off, size_t len)
 	b->len = len;
 	if (dev->mem)
 		memcpy(b->data, dev->mem + off, len);
-	else if ((rc = read_all(dev->fd, b->data, len, off)) != 0) {
+	else if ((rc = read_all(dev->fd, b->data, len, dev->offset + off)) != 0) {
 		free(b);
 		errno = -rc;
 		return NULL;

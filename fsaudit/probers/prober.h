@@ -46,7 +46,7 @@ struct fsa_env {
 struct fsa_info {
 	char format[96];	/* e.g. "rev 1, 128-byte inodes", "V4, ascii-ci" */
 	char version[32];	/* short version string, e.g. "3.6", "V5", "FAT16" */
-	char remedy[320];
+	char remedy[1536];	/* room for two shell-quoted names */
 	char notes[256];
 	char why[128];		/* when the prober returns 1: why */
 
@@ -69,6 +69,7 @@ struct fsa_dev {
 	int fd;
 	const unsigned char *mem;
 	uint64_t size;
+	uint64_t offset;	/* where the device starts in fd (a partition) */
 	struct fsa_buf *bufs;
 	size_t nbytes;		/* bytes held in bufs */
 };
