@@ -406,11 +406,17 @@ static int mounted_ext2_driver(struct fsaudit *fa, const struct source *src)
  * /sys/module.  A built-in ext2 driver on a kernel without the series is
  * not visible cheaply (only in /proc/kallsyms, slow to read): use
  * --ext2-driver=ext2 there. */
+static int kconfig_load(struct fsaudit *fa);
+static int kconfig_set(struct fsaudit *fa, const char *sym);
+
 static int has_ext2_driver(struct fsaudit *fa)
 {
 	if (fa->has_ext2_driver < 0)
 		fa->has_ext2_driver = fsa_path_exists(fa->sysroot, "/sys/fs/deprecated/ext2")
-				   || fsa_path_exists(fa->sysroot, "/sys/module/ext2");
+				   || fsa_path_exists(fa->sysroot, "/sys/module/ext2")
+				   /* the kernel configuration, where readable, says
+				    * whether fs/ext2 is built in */
+				   || (kconfig_load(fa) && kconfig_set(fa, "EXT2_FS"));
 	return fa->has_ext2_driver;
 }
 

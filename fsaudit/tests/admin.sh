@@ -202,6 +202,8 @@ gzip -c "$fix/config-nov4" >"$rK/proc/config.gz"
 # shellcheck disable=SC2086
 run_fsaudit "$tmp/out" --sysroot "$rK" -o "$KCOLS" $kimgs
 compare "kernel config from <sysroot>/proc/config.gz (gzip)" "$exp/kconfig-nov4.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$empty" --kernel-config "$fix/config-ext2" -o SOURCE,TIME-MAX,VERDICT,DEPRECATED ext2-256.img ext2-128.img ext4-256.img
+compare "kernel config with CONFIG_EXT2_FS: unmounted ext2 is mounted by the ext2 driver (auto)" "$exp/kconfig-ext2.txt" "$tmp/out"
 st "kernel cannot mount it: exit 1" 1 --sysroot "$empty" --kernel-config "$fix/config-nov4" vfat16.img
 run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/basic.mountinfo" --kernel-config "$fix/config-nov4" -o SOURCE,VERDICT,REMOVAL
 compare "kernel config: mounted filesystems are mountable (it is mounted)" "$exp/mount-kconfig.txt" "$tmp/out"
