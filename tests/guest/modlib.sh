@@ -73,6 +73,8 @@ fs_modules() { awk '$1 ~ /^(ext2|ext4|jbd2|mbcache|reiserfs|xfs|libcrc32c|crc32c
 
 # item ITEM FILE: the file's content ("<missing>" if absent)
 item() { cat "$DEP/$1/$2" 2>/dev/null || echo "<missing>"; }
+# num VALUE: VALUE if a number, else -1 (for arithmetic on item values)
+num() { case $1 in ''|*[!0-9]*) echo -1 ;; *) echo "$1" ;; esac; }
 
 # expect NAME WANT GOT: ok if equal, else the difference as diagnostics
 expect() {

@@ -34,7 +34,7 @@ check_image() {
 	else
 		expect "$img ($how): no fs-deprecated line" "" "$(kmsg_since | grep fs-deprecated)"
 	fi
-	y=$(kmsg_since | grep -c "$I_TYPE filesystem .*$id.* supports timestamps until 2038-01-19 (0x7fffffff)")
+	y=$(kmsg_since | grep -c "^$I_TYPE filesystem .* supports timestamps until 2038-01-19 (0x7fffffff)")
 	expect "$img ($how): 2038 line $( [ $I_Y2038 = 1 ] && echo present || echo absent)" $I_Y2038 "$y"
 	umount /mnt/a 2>/dev/null
 }

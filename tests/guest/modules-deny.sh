@@ -16,10 +16,11 @@ expect "no filesystem module loaded at boot" "" "$(fs_modules)"
 refused() {
 	name=$1 src=$2 it=$3 type=$4 how=$5
 	line=$(refuse_line $it $type $src mount deny)
-	r0=$(item $it refused)
+	r0=$(num "$(item $it refused)")
 	s0=$(devstate -n $src)
 	kmsg_mark
 	out=$(fsmnt $how $type $src /mnt/a)
+	umount /mnt/a 2>/dev/null	# (if it was mounted after all)
 	s1=$(devstate -n $src)
 	if [ $how = fsopen ]; then
 		expect "$name: fsopen(\"$type\") succeeds, FSCONFIG_CMD_CREATE fails with EPERM" \
@@ -36,7 +37,9 @@ refused() {
 		expect "$name: mount(2) fails with EPERM" "result: EPERM" "$(echo "$out" | tail -n 1)"
 	fi
 	kmsg_has "$name: the kernel log gives the reason" "$line"
-	expect "$name: refused +1" $((r0 + 1)) "$(item $it refused)"
+	want="(no $it item before the mount)"
+	[ "$r0" -ge 0 ] && want=$((r0 + 1))
+	expect "$name: refused +1" "$want" "$(item $it refused)"
 	expect "$name: the device was neither read nor written" \
 		"$(field rsect "$s0") $(field wsect "$s0")" "$(field rsect "$s1") $(field wsect "$s1")"
 }

@@ -38,7 +38,7 @@ for c in reiserfs:reiserfs:reiserfs:reiserfs36 xfs-v4:xfs:xfs:xfs-v4 ext4-small-
 	set -- $(echo $c | tr : ' ')
 	it=$1 m=$2 type=$3 img=$4
 	# Its KTAP lines renumbered into this script's plan.
-	unloadstress $it $m $type /dev/img/$img ${secs:-4} > /tmp/us.out
+	unloadstress $it $m $type /dev/img/$img ${secs:-6} > /tmp/us.out
 	while IFS= read -r l; do
 		case $l in
 		"ok "*) ktap_ok "${l#ok [0-9]* }" ;;
