@@ -2083,7 +2083,8 @@ int main(int argc, char **argv)
 	if (outarg)
 		parse_columns(outarg);
 	if (o.summary < 0)
-		o.summary = !o.json && !o.raw && !o.pairs && !o.prometheus && isatty(STDOUT_FILENO);
+		o.summary = !o.json && !o.raw && !o.pairs && !o.prometheus && !o.quiet
+			    && isatty(STDOUT_FILENO);
 
 	fa.series = fsa_items_load(fa.sysroot);
 	fa.has_ext2_driver = fa.ext2_driver;	/* -1: find out when needed */

@@ -24,8 +24,12 @@ if command -v script >/dev/null; then
 	awk 'length($0) > 110' "$tmp/tty2" >"$tmp/long"
 	[ ! -s "$tmp/long" ] && [ "$(grep -c '[a-z]' "$tmp/tty2")" -ge 4 ] && grep -q '^1 source: 1 at risk (1 deprecated), 0 ok, 0 unknown, 0 unreadable$' "$tmp/tty2"
 	check "at a terminal (110 columns): the table fits, REMEDY wraps, summary line by default" $? "$tmp/tty2"
+	script -qec "'$bin' --sysroot '$empty' -q xfs-v4.img" /dev/null >"$tmp/tty" 2>&1
+	[ ! -s "$tmp/tty" ]
+	check "at a terminal, -q prints nothing (no automatic summary)" $? "$tmp/tty"
 else
 	skip "at a terminal" "script(1) not installed"
+	skip "at a terminal, -q prints nothing" "script(1) not installed"
 fi
 st "--width 0" 3 -w 0 ext4-256.img
 st "--width abc" 3 --width abc ext4-256.img
