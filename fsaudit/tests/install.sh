@@ -91,9 +91,9 @@ complete_words() {
 		. "$0" || exit 1
 		compopt() { :; }  # a builtin that works only inside readline completion
 		COMP_WORDS=("$@"); COMP_CWORD=$(($# - 1))
-		COMP_LINE="$*"; COMP_POINT=${#COMP_LINE}
+		COMP_LINE="$*"; COMP_LINE=${COMP_LINE// = /=}; COMP_POINT=${#COMP_LINE}
 		_fsaudit fsaudit "${COMP_WORDS[COMP_CWORD]}" "${COMP_WORDS[COMP_CWORD-1]}"
-		printf "%s\n" "${COMPREPLY[@]}" | sort' "$here/dist/fsaudit.bash-completion" "$@")
+		[ ${#COMPREPLY[@]} = 0 ] || printf "%s\n" "${COMPREPLY[@]}" | sort' "$here/dist/fsaudit.bash-completion" "$@")
 }
 if [ -f /usr/share/bash-completion/bash_completion ]; then
 	mkdir -p "$tmp/cwd" && : >"$tmp/cwd/disk.img" && : >"$tmp/cwd/disk2.img"
@@ -106,6 +106,8 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		echo "--ext2-driver e: $(complete_words fsaudit --ext2-driver e | tr '\n' ' ')"
 		echo "-t xf: $(complete_words fsaudit -t xf | tr '\n' ' ')"
 		echo "-J d: $(complete_words fsaudit -J d | tr '\n' ' ')"
+		echo "--summary=a: $(complete_words fsaudit --summary = a | tr '\n' ' ')"
+		echo "--summary a: $(complete_words fsaudit --summary a | tr '\n' ' ')"
 	} >"$tmp/compl.out" 2>&1
 	cat >"$tmp/compl.exp" <<-'EOT'
 	--js: --json 
@@ -116,6 +118,8 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 	--ext2-driver e: ext2 ext4 
 	-t xf: xfs 
 	-J d: disk.img disk2.img 
+	--summary=a: always auto 
+	--summary a: 
 	EOT
 	diff -u "$tmp/compl.exp" "$tmp/compl.out" >"$tmp/compl.diff"
 	check "bash completion: options from --help, columns for -o, values, then files" $? "$tmp/compl.diff"
@@ -215,7 +219,7 @@ fi
 b=$tmp/deb
 mkdir -p "$b/fsaudit"
 # a copy of the source: no build artefacts of the working tree, nothing written there
-tar -C "$here" --anchored --exclude=./build --exclude=./fsaudit --exclude=./fsaudit.static \
+tar -C "$here" --anchored --exclude=./build --exclude=./fsaudit \
 	--exclude=./debian/fsaudit --exclude=./debian/.debhelper --exclude='./debian/files' \
 	--exclude='./debian/*.substvars' --exclude='./debian/*debhelper*' -cf - . | tar -C "$b/fsaudit" -xf -
 if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
