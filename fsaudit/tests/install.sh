@@ -278,7 +278,7 @@ machine_state() {
 		/etc/systemd/system /var/lib/systemd/deb-systemd-helper-enabled /var/lib/systemd/deb-systemd-helper-masked \
 		-printf '%p %y %l\n' 2>/dev/null | sort
 }
-inst_tests="dpkg -i|fsaudit from PATH on a fixture image|installed files|systemd-analyze verify|textfile output of the installed package|dpkg --purge"
+inst_tests="dpkg -i|fsaudit from PATH on a fixture image|installed files|systemd-analyze verify|textfile output of the installed package|the service's ExecStart on a fixture sysroot|dpkg --purge"
 skip_inst() { local IFS='|' t; for t in $inst_tests; do skip "installed package: $t" "$1"; done; }
 if [ -z "$deb" ]; then
 	skip_inst "no package built"
@@ -347,8 +347,32 @@ else
 			promtool check metrics <"$tmp/tf2/fsaudit.prom" >"$tmp/promtool.out" 2>&1
 			check "installed package: promtool check metrics on fsaudit.prom" $? "$tmp/promtool.out"
 		fi
+		# the installed service's own command line (its ExecStart) on a fixture
+		# sysroot: /dev/vda mounted on /srv (ext4, 128-byte inodes), /dev/vdb
+		# unmounted (ext4, 256-byte inodes), found by --all in <sysroot>/sys/block
+		r=$tmp/img/sysroot
+		mkdir -p "$r/dev" "$r/sys/block/vda" "$r/sys/block/vdb" "$r/proc/1" "$tmp/tf3"
+		mke2fs -q -F -t ext4 -I 256 "$tmp/img/ok.img" 4M >>"$tmp/mke2fs.log" 2>&1
+		ln -s ../../fixture.img "$r/dev/vda"; ln -s ../../ok.img "$r/dev/vdb"
+		echo 254:0 >"$r/sys/block/vda/dev"; echo 254:16 >"$r/sys/block/vdb/dev"
+		echo "21 1 254:0 / /srv rw,relatime shared:1 - ext4 /dev/vda rw" >"$r/proc/1/mountinfo"
+		read -ra cmd <<<"$(sed -n 's/^ExecStart=//p' /lib/systemd/system/fsaudit.service)"
+		for i in "${!cmd[@]}"; do
+			case ${cmd[i]} in
+			/var/lib/prometheus/node-exporter) cmd[i]=$tmp/tf3 ;;
+			/proc/1/mountinfo) cmd[i]=$r/proc/1/mountinfo ;;
+			esac
+		done
+		env -i PATH=/usr/bin:/bin LC_ALL=C "${cmd[@]}" --sysroot "$r" >"$tmp/tf3.out" 2>&1
+		rc=$?
+		{ echo "rc=$rc: ${cmd[*]} --sysroot $r"; ls -A "$tmp/tf3"; cat "$tmp/tf3/fsaudit.prom"; } >>"$tmp/tf3.out" 2>&1
+		[ $rc = 0 ] && [ "$(ls -A "$tmp/tf3")" = fsaudit.prom ] &&
+			grep -qx 'fsaudit_filesystem_verdict{source="/dev/vda",target="/srv",fstype="ext4",verdict="2038-limited"} 1' "$tmp/tf3/fsaudit.prom" &&
+			grep -qx 'fsaudit_filesystem_verdict{source="/dev/vdb",target="",fstype="ext4",verdict="ok"} 1' "$tmp/tf3/fsaudit.prom"
+		check "installed package: the service's ExecStart on a fixture sysroot: mounted and unmounted filesystems in fsaudit.prom" $? "$tmp/tf3.out"
 	else
 		skip "installed package: textfile output of the installed package" "fsaudit has no --prometheus yet"
+		skip "installed package: the service's ExecStart on a fixture sysroot" "fsaudit has no --prometheus yet"
 	fi
 
 	dpkg_retry --purge fsaudit >"$tmp/purge.log" 2>&1
