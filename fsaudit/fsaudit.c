@@ -1880,37 +1880,89 @@ static void print_summary(struct fsaudit *fa, FILE *out)
 		count[VERDICT_OK], count[VERDICT_UNKNOWN], unreadable);
 }
 
-#ifndef FSAUDIT_STATIC
-/* word wrap for the last column: break at the last space that fits in
- * the width libsmartcols gave the column */
-static size_t wrap_chunksize(const struct libscols_column *cl __attribute__((unused)),
-			     const char *data, void *u __attribute__((unused)))
+/* @s word-wrapped to lines of at most @width bytes ('\n' between lines);
+ * a word longer than a line is split */
+static char *word_wrap(const char *s, size_t width)
 {
-	return data ? strlen(data) : 0;	/* the natural width: wrapped only when it must */
+	char *out = malloc(strlen(s) * 2 + 2), *o = out;
+	size_t col = 0;
+
+	if (!out)
+		internal_error("memory", ENOMEM);
+	while (*s == ' ')
+		s++;
+	while (*s) {
+		size_t wlen = strcspn(s, " ");
+
+		if (col && col + 1 + wlen > width) {
+			*o++ = '\n';
+			col = 0;
+		} else if (col) {
+			*o++ = ' ';
+			col++;
+		}
+		while (col + wlen > width) {
+			size_t n = width - col;
+
+			memcpy(o, s, n);
+			o += n;
+			s += n;
+			wlen -= n;
+			*o++ = '\n';
+			col = 0;
+		}
+		memcpy(o, s, wlen);
+		o += wlen;
+		col += wlen;
+		s += wlen;
+		while (*s == ' ')
+			s++;
+	}
+	*o = '\0';
+	return out;
 }
 
-static char *wrap_nextchunk(const struct libscols_column *cl, char *data,
-			    void *u __attribute__((unused)))
+/* Word-wrap the last column to the width libsmartcols gives it: lay the
+ * table out once into /dev/null, read that width, wrap every cell of the
+ * column at spaces to it; the real print then splits the cells at the
+ * newlines (scols_wrapnl_*) and keeps the same layout. */
+static void wrap_last_column(struct fsaudit *fa)
 {
-	size_t w = scols_column_get_width(cl), i;
-	char *sp = NULL;
+	struct libscols_column *cl = scols_table_get_column(fa->tb, ncolumns - 1);
+	struct libscols_iter *itr;
+	struct libscols_line *ln;
+	FILE *null = fopen("/dev/null", "we");
+	size_t width;
 
-	if (!data || !w || strlen(data) <= w)
-		return NULL;
-	for (i = 0; i <= w && data[i]; i++)
-		if (data[i] == ' ')
-			sp = data + i;
-	if (!sp)	/* a word wider than the column: it overflows, not cut */
-		sp = strchr(data + w, ' ');
-	if (!sp)
-		return NULL;
-	*sp = '\0';
-	return sp + 1;
+	if (!null)
+		return;		/* libsmartcols cuts the words where it must */
+	scols_table_set_stream(fa->tb, null);
+	scols_print_table(fa->tb);
+	fclose(null);
+	scols_table_set_stream(fa->tb, stdout);
+	width = scols_column_get_width(cl);
+	if (!width)
+		return;
+	itr = scols_new_iter(SCOLS_ITER_FORWARD);
+	if (!itr)
+		internal_error("table", ENOMEM);
+	while (scols_table_next_line(fa->tb, itr, &ln) == 0) {
+		const char *d = scols_cell_get_data(scols_line_get_cell(ln, ncolumns - 1));
+		char *w;
+
+		if (!d || strlen(d) <= width)
+			continue;
+		w = word_wrap(d, width);
+		if (scols_line_set_data(ln, ncolumns - 1, w))
+			internal_error("table", ENOMEM);
+		free(w);
+	}
+	scols_free_iter(itr);
 }
-#endif
 
 struct outopts {
 	int json, raw, pairs, noheadings, notruncate, quiet, prometheus;
+	int wrap;		/* a table laid out for a width: terminal or -w */
 	int summary;		/* -1 auto (at a terminal), 0 never, 1 always */
 	unsigned long width;	/* -w, 0 for the terminal's */
 };
@@ -1941,7 +1993,7 @@ static void init_table(struct fsaudit *fa, const struct outopts *o)
 		int flags = ci->flags;
 
 		/* the last column wraps instead of being cut (text columns) */
-		if (i == ncolumns - 1 && (flags & SCOLS_FL_TRUNC))
+		if (i == ncolumns - 1 && (flags & SCOLS_FL_TRUNC) && o->wrap)
 			flags = (flags & ~SCOLS_FL_TRUNC) | SCOLS_FL_WRAP;
 		if (o->json || o->raw || o->pairs || o->notruncate)
 			flags &= ~(SCOLS_FL_TRUNC | SCOLS_FL_WRAP);
@@ -1950,10 +2002,11 @@ static void init_table(struct fsaudit *fa, const struct outopts *o)
 			internal_error("table", ENOMEM);
 		if (o->json)
 			scols_column_set_json_type(cl, ci->json_type);
-#ifndef FSAUDIT_STATIC
-		if (flags & SCOLS_FL_WRAP)
-			scols_column_set_wrapfunc(cl, wrap_chunksize, wrap_nextchunk, NULL);
-#endif
+		if (flags & SCOLS_FL_WRAP) {
+			scols_column_set_wrapfunc(cl, scols_wrapnl_chunksize,
+						  scols_wrapnl_nextchunk, NULL);
+			scols_column_set_safechars(cl, "\n");
+		}
 	}
 }
 
@@ -2089,6 +2142,8 @@ int main(int argc, char **argv)
 	fa.series = fsa_items_load(fa.sysroot);
 	fa.has_ext2_driver = fa.ext2_driver;	/* -1: find out when needed */
 	fa.json = o.json;
+	o.wrap = !o.json && !o.raw && !o.pairs && !o.notruncate && !o.prometheus
+		 && (o.width || isatty(STDOUT_FILENO));
 
 	init_table(&fa, &o);
 
@@ -2111,6 +2166,9 @@ int main(int argc, char **argv)
 			scols_column_set_whint(scols_table_get_column(fa.tb, i),
 					       (double) (colmax[i] < cap ? colmax[i] : cap));
 	}
+
+	if (o.wrap && ncolumns && (infos[columns[ncolumns - 1]].flags & SCOLS_FL_TRUNC))
+		wrap_last_column(&fa);
 
 	if (o.prometheus) {
 		if (!o.quiet)
