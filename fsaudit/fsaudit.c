@@ -1980,12 +1980,10 @@ static void init_table(struct fsaudit *fa, const struct outopts *o)
 	scols_table_enable_export(fa->tb, o->pairs);
 	scols_table_enable_shellvar(fa->tb, o->pairs);
 	scols_table_enable_noheadings(fa->tb, o->noheadings);
-#ifndef FSAUDIT_STATIC
 	if (o->width) {
 		scols_table_set_termwidth(fa->tb, o->width);
 		scols_table_set_termforce(fa->tb, SCOLS_TERMFORCE_ALWAYS);
 	}
-#endif
 
 	for (i = 0; i < ncolumns; i++) {
 		const struct colinfo *ci = &infos[columns[i]];

@@ -269,7 +269,7 @@ if [ -n "$exporter" ] && command -v curl >/dev/null; then
 		&& grep -q '^fsaudit_mounted_kernel_deprecated_policy{item="reiserfs",policy="deny"} 1$' "$tmp/metrics" \
 		&& grep -q '^fsaudit_mounted_kernel_y2038_active 3$' "$tmp/metrics" \
 		&& grep -q '^node_textfile_scrape_error 0$' "$tmp/metrics"
-	check "node_exporter (127.0.0.1:$port, textfile collector) serves fsaudit's series, no scrape error" $? "$tmp/exporter.diag"
+	check "node_exporter (127.0.0.1, free port, textfile collector) serves fsaudit's series, no scrape error" $? "$tmp/exporter.diag"
 	! kill -0 "$epid" 2>/dev/null
 	check "node_exporter stopped by the test" $?
 else
