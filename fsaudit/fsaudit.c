@@ -811,7 +811,9 @@ static char *read_config(const char *file)
 		if (pid == 0) {
 			dup2(fd, 0);
 			dup2(p[1], 1);
-			execlp("gzip", "gzip", "-dc", (char *) NULL);
+			/* absolute paths: PATH may not be trusted (cron, root) */
+			execl("/bin/gzip", "gzip", "-dc", (char *) NULL);
+			execl("/usr/bin/gzip", "gzip", "-dc", (char *) NULL);
 			_exit(127);
 		}
 		close(p[1]);
