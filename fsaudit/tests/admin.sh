@@ -136,7 +136,8 @@ st "directories: with --unreadable-unknown it is unknown" 0 --sysroot "$rA" -F "
 
 # ---------------------------------------------------------------- JSON
 python3 "$here/tests/corrupt.py" ext4-256.img c-utf8 set 1024+0x78 '<Q' 0x41c328ff80fe61
-"$bin" --sysroot "$empty" -J -o SOURCE,LABEL,S-TIME-MAX c-utf8 btrfs.img ntfs.img ext4-256.img >"$tmp/out.json" 2>&1
+cp --sparse=always ext4-256.img "$(printf 'bad\377na\303me.img')"
+"$bin" --sysroot "$empty" -J -o SOURCE,LABEL,S-TIME-MAX c-utf8 btrfs.img ntfs.img ext4-256.img bad*me.img >"$tmp/out.json" 2>&1
 python3 - "$tmp/out.json" <<'EOF' >"$tmp/json.err" 2>&1
 import json, sys
 raw = open(sys.argv[1], "rb").read()
@@ -148,13 +149,14 @@ assert [f["source"] for f in big] == ["btrfs.img", "ntfs.img"], big
 assert all(int(f["s-time-max"]) == 2**63 - 1 for f in big)
 small = [f for f in fs if isinstance(f["s-time-max"], int)]
 assert all(abs(f["s-time-max"]) <= 2**53 - 1 for f in small) and small
+assert fs[4]["source"] == "bad\ufffdna\ufffdme.img", repr(fs[4]["source"])
 print("ok")
 EOF
-check "JSON: invalid UTF-8 label as U+FFFD, integers beyond 2^53 as decimal strings" $? "$tmp/json.err"
+check "JSON: invalid UTF-8 in a label and a file name as U+FFFD, integers beyond 2^53 as decimal strings" $? "$tmp/json.err"
 "$bin" --sysroot "$empty" -r -n -o S-TIME-MAX btrfs.img >"$tmp/out" 2>&1
 grep -qx '9223372036854775807' "$tmp/out"
 check "raw output keeps big integers as plain numbers" $? "$tmp/out"
-rm -f c-utf8
+rm -f c-utf8 bad*me.img
 "$bin" -H -J >"$tmp/out.json" 2>&1
 python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["name"]=="REMEDY" and c["type"]=="string" for c in d["columns"])' "$tmp/out.json" >"$tmp/json.err" 2>&1
 check "-H -J lists the columns in JSON" $? "$tmp/json.err"
