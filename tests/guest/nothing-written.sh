@@ -11,8 +11,9 @@
 #   nothing-written.sh deny   both sysctls deny: mount(2) and fsopen refused
 #   nothing-written.sh ro     both sysctls ro: read-write refused, then a
 #                             read-only mount + umount; a dirty image is
-#                             mounted without replay, saying that recent
-#                             changes may be missing, or refused saying why
+#                             mounted without replay or refused, the kernel
+#                             log saying that changes only in the journal are
+#                             missing and how to get them
 . /tests/ktap.sh
 . /tests/modlib.sh
 mode=$1
@@ -78,14 +79,13 @@ for img in $imgs; do
 			ktap_fail "$img (deny): the kernel log gives the reason"
 		fi
 	elif [ $dirty = 1 ]; then
-		# Mounted without replay, saying so, or refused saying why.
-		if [ "$ro" = "result: ok" ]; then
-			re="recent changes may be missing"
-		else
-			re="refused.*(recover|replay|journal|log)"
-		fi
-		name="$img (ro): no replay: the kernel log says recent changes may be missing, or why the mount is refused"
-		if kmsg_since | grep -iqE "$re"; then
+		# Mounted without replay, saying so, or refused saying why (the
+		# wording of sb_policy_no_recovery()).
+		how="mount refused"
+		[ "$ro" = "result: ok" ] && how="mounted read-only"
+		re="^fs-deprecated: ($I_ITEM|y2038): $I_TYPE \\($(dev_id $img)\\): $how: under policy ro the (journal|log) is not replayed, changes still only in it, if any, are missing; to get them, copy the device and mount the copy where the policy allows writing\$"
+		name="$img (ro): no replay: the kernel log says so and how to get the changes (mounted read-only or refused)"
+		if kmsg_since | grep -qE "$re"; then
 			ktap_ok "$name"
 		else
 			ktap_diag "read-only mount: $ro; no line matching /$re/ in:"
