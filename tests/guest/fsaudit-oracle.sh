@@ -7,9 +7,13 @@
 FAR=99999999999		# year 5138: beyond every limit of these images
 set -- $(ls /dev/img)
 ktap_plan $#
+# One fsaudit run for every image (under TCG each run of the dynamically
+# linked program costs ~0.1 s of loading): SOURCE FSTYPE S-TIME-MAX per line.
+all=$(cd /dev/img && /tests/fsaudit --ext2-driver=ext2 -n -r -o SOURCE,FSTYPE,S-TIME-MAX "$@" 2>&1)
 for img in "$@"; do
 	dev=/dev/img/$img
-	out=$(/tests/fsaudit --ext2-driver=ext2 -n -r -o FSTYPE,S-TIME-MAX "$dev" 2>&1)
+	out=$(echo "$all" | awk -v s="$img" '$1 == s { $1 = ""; sub(/^ /, ""); print }')
+	[ -n "$out" ] || out=$(echo "$all" | grep -F "$img")
 	fs=${out%% *}
 	want=${out##* }
 	name="$img: fsaudit S-TIME-MAX equals the kernel's s_time_max"
