@@ -98,14 +98,19 @@ static int item_mode(const struct policy *p, int item)
  * read-write (rw is then implied); else a new mount, read-write if @rw.
  */
 static int decide(const struct image *im, const struct policy *p, bool reconf, bool rw,
-		  int *counter)
+		  bool sticky_ro, int *counter)
 {
 	int mode = -1, worst = -1;
 
-	/* fs_deprecation_precheck(): a deprecated type under ro, read-write */
-	if (!reconf && im->type_item >= 0 && item_mode(p, im->type_item) == RO && rw) {
+	/*
+	 * fs_deprecation_precheck(), before fill_super: a deprecated type
+	 * under deny, or under ro read-write
+	 */
+	if (!reconf && im->type_item >= 0 &&
+	    (item_mode(p, im->type_item) == DENY ||
+	     (item_mode(p, im->type_item) == RO && rw))) {
 		*counter = im->type_item;
-		return -EACCES;
+		return item_mode(p, im->type_item) == DENY ? -EPERM : -EACCES;
 	}
 	if (im->limited)
 		mode = p->y2038;
@@ -114,6 +119,9 @@ static int decide(const struct image *im, const struct policy *p, bool reconf, b
 		worst = im->item;
 	}
 	*counter = worst >= 0 ? worst : C_Y2038;
+	/* A superblock mounted under ro stays read-only (SB_I_POLICY_RO) */
+	if (reconf && sticky_ro && mode < RO)
+		mode = RO;
 	if (reconf)
 		return mode >= RO ? (mode == DENY ? -EPERM : -EACCES) : 0;
 	if (mode == DENY)
@@ -121,6 +129,16 @@ static int decide(const struct image *im, const struct policy *p, bool reconf, b
 	if (mode == RO && rw)
 		return -EACCES;
 	return 0;
+}
+
+/* The effective mode of @im under @p: the strictest that applies, or -1 */
+static int eff_mode(const struct image *im, const struct policy *p)
+{
+	int mode = im->limited ? p->y2038 : -1;
+
+	if (im->item >= 0 && item_mode(p, im->item) > mode)
+		mode = item_mode(p, im->item);
+	return mode;
 }
 
 /* --------------------------------------------------------- shared state */
@@ -335,7 +353,7 @@ static bool check_state(struct wstats *w, const struct image *im, const char *di
  * @reconf: a change to read-write, else a mount attempt (read-write if @rw).
  */
 static void account(struct wstats *w, const struct image *im, bool reconf, bool rw, int r,
-		    bool stable, const struct policy *p, const char *what)
+		    bool stable, bool sticky_ro, const struct policy *p, const char *what)
 {
 	int k = reconf, counter, want;
 
@@ -351,7 +369,7 @@ static void account(struct wstats *w, const struct image *im, bool reconf, bool 
 		return;
 	}
 	stable ? w->stable++ : w->unstable++;
-	want = decide(im, p, reconf, rw, &counter);
+	want = decide(im, p, reconf, rw, sticky_ro, &counter);
 	if (stable && r != want) {
 		w->wrong++;
 		problem(w, 1, "%s: %s under %s: %s, the decision table says %s", im->name, what,
@@ -364,10 +382,12 @@ static void account(struct wstats *w, const struct image *im, bool reconf, bool 
 	}
 	/* ... and on y2038 once past fill_super: not when refused by the precheck */
 	if (!reconf && im->limited) {
-		bool maybe_pre = im->type_item >= 0 && rw && r == -EACCES;
+		bool maybe_pre = im->type_item >= 0 &&
+				 (r == -EPERM || (rw && r == -EACCES));
+		int tm = im->type_item >= 0 ? item_mode(p, im->type_item) : -1;
+		bool pre = tm == DENY || (tm == RO && rw);
 
-		if (!maybe_pre || (stable && counter != im->type_item) ||
-		    (stable && item_mode(p, im->type_item) != RO))
+		if (!maybe_pre || (stable && !pre))
 			w->mounts_min[C_Y2038]++, w->mounts_max[C_Y2038]++;
 		else if (!stable)
 			w->mounts_max[C_Y2038]++;
@@ -480,7 +500,7 @@ static void worker(int idx, const struct image *im, long iterations, double dead
 	struct wstats *w = &sh->w[idx];
 	char dev[64], dir[64], what[96];
 	struct policy p;
-	bool stable;
+	bool stable, mounted_stable, sticky_ro;
 	int r;
 
 	snprintf(dev, sizeof(dev), "/dev/img/%s", im->name);
@@ -499,14 +519,18 @@ static void worker(int idx, const struct image *im, long iterations, double dead
 		w->attempts++;
 		r = do_mount(im, dev, dir, op, &stable, &p);
 		snprintf(what, sizeof(what), "%s (%s)", op_names[op], rw ? "rw" : "ro");
-		account(w, im, false, rw, r, stable, &p, what);
+		account(w, im, false, rw, r, stable, false, &p, what);
 		if (r)
 			continue;
+		/* Mounted under ro: stays read-only; unknown if the policy moved */
+		mounted_stable = stable;
+		sticky_ro = eff_mode(im, &p) >= RO;
 		check_state(w, im, dir, rw, what);
 		if (op == OP_REMOUNT_RW || op == OP_RECONF_RW) {
 			w->reconfs++;
 			r = do_reconf(im, dir, op, &stable, &p);
-			account(w, im, true, true, r, stable, &p, op_names[op]);
+			account(w, im, true, true, r, stable && mounted_stable, sticky_ro, &p,
+				op_names[op]);
 			/* refused: still read-only; done: writable */
 			if (r == 0 || r == -EACCES || r == -EPERM)
 				check_state(w, im, dir, r == 0, r ? "refused change to rw" : op_names[op]);
