@@ -488,9 +488,11 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
     # no_timer_check, noapictimer: no IO-APIC timer check and no local APIC
     # timer calibration (busy loops against the PIT: ~15% of a boot's CPU under
     # TCG, and the check can panic "IO-APIC + timer doesn't work!" on a loaded
-    # host; the APIC timer failed its verification under TCG anyway).
+    # host; the APIC timer failed its verification under TCG anyway).  The
+    # i8042 options: no keyboard and mouse probing (its polling loops were
+    # another ~13% of a boot; the guest has no keyboard).
     append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=5", "no_timer_check", "noapictimer",
-              f"rig.group={group}"]
+              "i8042.nopnp", "i8042.noaux", "i8042.nokbd", "i8042.dumbkbd", f"rig.group={group}"]
     if images:
         append.append("rig.images=" + ",".join(images))
     append += shlex.split(cmdline)
