@@ -234,6 +234,13 @@ else
 fi
 
 if [ -n "$deb" ]; then
+	# the package's version is the program's
+	v_deb=$(dpkg-deb -f "$deb" Version)
+	v_bin=$("$here/fsaudit" --version | sed -n 's/^fsaudit from fsdeprecate \([^ ]*\) .*/\1/p')
+	echo "package $v_deb, fsaudit --version $v_bin" >"$tmp/version"
+	[ -n "$v_bin" ] && [ "$v_deb" = "$v_bin" ]
+	check "Debian package: version (debian/changelog) is fsaudit --version's" $? "$tmp/version"
+
 	# control fields
 	{
 		dpkg-deb -f "$deb" Package Architecture Depends Section
