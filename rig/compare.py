@@ -15,9 +15,15 @@ compare() turns the two sides' results into one result per test, named
 Each side's own boot checks ("guest finished", "kernel log clean") and
 results-parser failures (no plan, run ended early, ...) are reported as they
 are: a hang, an oops or broken output on either kernel is a failure.
+
+The pair ext2-options / ext2-options-stock (`rig.py check-ext2-options`,
+"ext2-options-compare: TEST") compares what each test observed too: a test
+that passed on both kernels must also have the same diagnostics, but for
+those starting with "info:" (shown, not compared).
 """
 
 import concurrent.futures
+import difflib
 import os
 import sys
 
@@ -26,6 +32,11 @@ import ktap
 SERIES, STOCK = "upstream", "upstream-stock"
 BOOT_CHECKS = ("guest finished", "kernel log clean", "boot refused as expected")
 PREFIX = "upstream-compare: "
+# Group pairs: name -> (series group, stock group, result prefix, compare diagnostics)
+PAIRS = {
+    "upstream": (SERIES, STOCK, PREFIX, False),
+    "ext2-options": ("ext2-options", "ext2-options-stock", "ext2-options-compare: ", True),
+}
 
 
 def _strip(results, group):
@@ -45,15 +56,20 @@ def _strip(results, group):
     return tests, boot
 
 
-def compare(series, stock, series_group=SERIES, stock_group=STOCK):
+def _observed(r):
+    return [d for d in r.detail if not d.startswith("info:")]
+
+
+def compare(series, stock, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=False):
     """Results of the two groups (ktap.Result lists as rig.judge returns them)
-    -> the comparison as ktap.Result list."""
+    -> the comparison as ktap.Result list.  DETAILS: a test that passed on
+    both must have the same diagnostics (but "info:" ones) too."""
     a, a_boot = _strip(series, series_group)
     b, b_boot = _strip(stock, stock_group)
     out = []
     for name in list(a) + [n for n in b if n not in a]:
         ra, rb = a.get(name), b.get(name)
-        full = PREFIX + name
+        full = prefix + name
         if ra is None or rb is None:
             side, other = ("series", "stock") if rb is None else ("stock", "series")
             r = ra or rb
@@ -70,14 +86,18 @@ def compare(series, stock, series_group=SERIES, stock_group=STOCK):
             out.append(ktap.Result(full, ktap.FAIL, ra.detail[-8:] + [
                 "not ok on both kernels: no regression of the series, but a test that cannot "
                 "pass here compares nothing (fix the guest environment)"]))
+        elif details and ra.status == ktap.PASS and _observed(ra) != _observed(rb):
+            diff = difflib.unified_diff(_observed(rb), _observed(ra), "stock", "series", n=2, lineterm="")
+            out.append(ktap.Result(full, ktap.FAIL, list(diff)[2:] + [
+                "the kernels observed different results (- stock, + series)"]))
         else:
             out.append(ktap.Result(full, ra.status, list(ra.detail)))
     if not out:
-        out.append(ktap.Result(PREFIX + "(results)", ktap.FAIL, ["neither kernel reported any test"]))
+        out.append(ktap.Result(prefix + "(results)", ktap.FAIL, ["neither kernel reported any test"]))
     return out + a_boot + b_boot
 
 
-def run(rig, series_group=SERIES, stock_group=STOCK):
+def run(rig, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=False):
     """Build both kernels and initramfs, boot both groups in parallel, compare.
 
     RIG: the rig module (rig/rig.py), passed in to avoid importing it twice."""
@@ -109,22 +129,23 @@ def run(rig, series_group=SERIES, stock_group=STOCK):
         fa = ex.submit(one, series_group, bz, initrd)
         fb = ex.submit(one, stock_group, sbz, sinitrd)
         series, stock = fa.result(), fb.result()
-    return compare(series, stock, series_group, stock_group), accel
+    return compare(series, stock, series_group, stock_group, prefix, details), accel
 
 
-def check(rig):
-    """run(), with a build failure reported as a failed test (for `make check`)."""
+def check(rig, pair="upstream"):
+    """run() of PAIRS[PAIR], with a build failure reported as a failed test (for `make check`)."""
+    series_group, stock_group, prefix, details = PAIRS[pair]
     try:
-        return run(rig)
+        return run(rig, series_group, stock_group, prefix, details)
     except rig.RigError as e:
         rig.log(f"error: {e}")
-        return [ktap.Result(PREFIX + "build: both kernels and initramfs", ktap.FAIL,
+        return [ktap.Result(prefix + "build: both kernels and initramfs", ktap.FAIL,
                             str(e).splitlines()[-16:])], "none"
 
 
-def cmd(rig, args):
-    """rig.py check-upstream"""
-    results, accel = check(rig)
+def cmd(rig, args, pair="upstream"):
+    """rig.py check-upstream, check-ext2-options"""
+    results, accel = check(rig, pair)
     ktap.report(results)
     print(f"(guest accelerator: {accel})", file=sys.stderr)
     print(ktap.summary(results))

@@ -11,10 +11,14 @@
   rig.py boot GROUP [--cmdline ARGS] [--rtc DATE] [--images A,B]   one boot, console shown
   rig.py check-upstream     upstream's mount-API kselftests and fs KUnit suites on the
                             patched and the stock kernel: identical results (rig/compare.py)
+  rig.py check-ext2-options every ext2 mount option on the patched and the stock kernel:
+                            identical errnos, options and ext2 log lines (rig/compare.py)
 
 Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
 bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
 RIG_KERNEL_FLAVOUR / RIG_STOCK=1 select another kernel build (see rig/kernel.sh);
+RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage boots a kernel built elsewhere instead of the
+patched one (e.g. a development tree; OBJ needs usr-headers/, `make headers_install`);
 RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the debug kernel (default 8).
 """
 
@@ -163,6 +167,12 @@ def write_if_changed(path, text):
 
 def kernel():
     """Build (or reuse) the kernel; returns (bzImage, obj dir)."""
+    bz = os.environ.get("RIG_BZIMAGE")
+    if bz and os.environ.get("RIG_STOCK") != "1" and not os.environ.get("RIG_KERNEL_FLAVOUR"):
+        bz = os.path.abspath(bz)
+        if not os.path.isfile(bz):
+            die(f"RIG_BZIMAGE={bz}: no such file")
+        return bz, os.path.dirname(os.path.dirname(os.path.dirname(os.path.dirname(bz))))
     cmd = [os.path.join(TOP, "rig", "kernel.sh")]
     if os.environ.get("RIG_STOCK") == "1":
         cmd.append("--stock")
@@ -1145,6 +1155,8 @@ def main():
     p.set_defaults(fn=cmd_bench)
     # Upstream's tests on the patched and the stock kernel, results compared (rig/compare.py).
     sub.add_parser("check-upstream").set_defaults(fn=lambda a: compare.cmd(sys.modules[__name__], a))
+    sub.add_parser("check-ext2-options").set_defaults(
+        fn=lambda a: compare.cmd(sys.modules[__name__], a, "ext2-options"))
     p = sub.add_parser("boot")
     p.add_argument("group")
     p.add_argument("--cmdline")

@@ -3,6 +3,8 @@
 
 Each case is NAME.series.ktap and NAME.stock.ktap (what groups upstream and
 upstream-stock would print) and NAME.expected (the comparison's report).
+Cases named ext2-options-*: the pair ext2-options / ext2-options-stock, which
+compares diagnostics too.
 Prints TAP 13, one result per case.  After a deliberate change:
 run.py --update NAME
 """
@@ -27,7 +29,9 @@ def side(path, group):
 
 def render(name):
     p = os.path.join(here, "cases", name)
-    res = compare.compare(side(p + ".series.ktap", compare.SERIES), side(p + ".stock.ktap", compare.STOCK))
+    series, stock, prefix, details = compare.PAIRS["ext2-options" if name.startswith("ext2-options-") else "upstream"]
+    res = compare.compare(side(p + ".series.ktap", series), side(p + ".stock.ktap", stock), series, stock, prefix,
+                          details)
     out = io.StringIO()
     ktap.report(res, out)
     print(ktap.summary(res), file=out)

@@ -1,0 +1,4 @@
+#!/bin/sh
+# Group ext2-options-stock: the same as ext2-options, on the kernel without
+# the series (see ext2-options.sh).
+exec /tests/ext2-options.sh "$@"
