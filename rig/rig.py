@@ -286,7 +286,16 @@ def image_recipes():
     return recipes
 
 
+_images_lock = threading.Lock()
+
+
 def build_images(names):
+    # One thread at a time: rig/compare.py's pairs prepare theirs beside run_groups().
+    with _images_lock:
+        return _build_images(names)
+
+
+def _build_images(names):
     recipes = image_recipes()
     d = os.path.join(BUILD, "images")
     os.makedirs(d, exist_ok=True)
@@ -579,7 +588,7 @@ class _BootSlots:
         self.seq = 0
 
     def acquire(self, expected):
-        jobs = int(os.environ.get("RIG_JOBS", os.cpu_count() or 1))
+        jobs = max(1, int(os.environ.get("RIG_JOBS", os.cpu_count() or 1)))
         with self.cv:
             self.seq += 1
             me = (-expected, self.seq)
@@ -764,7 +773,16 @@ def prepare_rootfs(accel, bz, initrd, name, base):
         return out
 
 
+_accel_lock = threading.Lock()
+
+
 def accelerator(bz, initrd):
+    # One probe, whichever thread asks first (run_groups(), rig/compare.py).
+    with _accel_lock:
+        return _accelerator(bz, initrd)
+
+
+def _accelerator(bz, initrd):
     forced = os.environ.get("RIG_ACCEL")
     if forced:
         if forced not in ("kvm", "tcg"):
