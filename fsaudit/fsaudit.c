@@ -1213,6 +1213,23 @@ static void set_path(struct fsaudit *fa, struct source *src, const char *devpath
 	snprintf(src->path, sizeof(src->path), "%s%s", fa->sysroot, devpath);
 }
 
+/* a mount table's source @dev: audit the node under the sysroot or, when it
+ * does not exist (/dev/root and friends), the one found by its number */
+static void audit_mount_source(struct fsaudit *fa, struct source *src, const char *dev)
+{
+	struct stat st;
+
+	src->name = dev;
+	set_path(fa, src, dev);
+	if (stat(src->path, &st) != 0 && src->devno) {
+		char kname[NAME_MAX + 1];
+
+		if (devno_kname(fa, src->devno, kname, sizeof(kname)) == 0)
+			snprintf(src->path, sizeof(src->path), "%s/dev/%s", fa->sysroot, kname);
+	}
+	audit_source(fa, src, 0);
+}
+
 /* every mounted filesystem with a block device (or file) behind it */
 static void audit_mounted(struct fsaudit *fa)
 {
@@ -1225,7 +1242,6 @@ static void audit_mounted(struct fsaudit *fa)
 	while (mnt_table_next_fs(tb, itr, &fs) == 0) {
 		struct source src = { 0 };
 		const char *dev = mnt_fs_get_srcpath(fs);
-		struct stat st;
 
 		if (mnt_fs_is_pseudofs(fs) || mnt_fs_is_netfs(fs) || !dev || *dev != '/')
 			continue;
@@ -1233,19 +1249,10 @@ static void audit_mounted(struct fsaudit *fa)
 		/* bind mounts and btrfs subvolumes: report the device once */
 		if (seen(fa, src.devno))
 			continue;
-		src.name = dev;
 		src.target = mnt_fs_get_target(fs);
 		src.fstype = mnt_fs_get_fstype(fs);
 		src.options = mnt_fs_get_fs_options(fs);
-		set_path(fa, &src, dev);
-		/* /dev/root and friends: find the node by its number */
-		if (stat(src.path, &st) != 0 && src.devno) {
-			char kname[NAME_MAX + 1];
-
-			if (devno_kname(fa, src.devno, kname, sizeof(kname)) == 0)
-				snprintf(src.path, sizeof(src.path), "%s/dev/%s", fa->sysroot, kname);
-		}
-		audit_source(fa, &src, 0);
+		audit_mount_source(fa, &src, dev);
 	}
 	mnt_free_iter(itr);
 }
@@ -1417,7 +1424,6 @@ static void audit_directory(struct fsaudit *fa, const char *arg)
 	struct libmnt_fs *fs = fs_of_directory(fa, arg);
 	struct source src = { 0 };
 	const char *dev;
-	struct stat st;
 
 	if (!fs) {
 		struct result r = { 0 };
@@ -1468,15 +1474,7 @@ static void audit_directory(struct fsaudit *fa, const char *arg)
 		}
 		return;
 	}
-	src.name = dev;
-	set_path(fa, &src, dev);
-	if (stat(src.path, &st) != 0 && src.devno) {
-		char kname[NAME_MAX + 1];
-
-		if (devno_kname(fa, src.devno, kname, sizeof(kname)) == 0)
-			snprintf(src.path, sizeof(src.path), "%s/dev/%s", fa->sysroot, kname);
-	}
-	audit_source(fa, &src, 0);
+	audit_mount_source(fa, &src, dev);
 }
 
 /* ------------------------------------------------------------------ */

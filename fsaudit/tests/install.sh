@@ -17,18 +17,8 @@ cleanup() {
 	rm -rf "$tmp"
 }
 trap cleanup EXIT
-results=$tmp/results
-: >"$results"
-n=0
-failed=0
-ok()    { n=$((n + 1)); echo "ok $n - $1" >>"$results"; }
-skip()  { n=$((n + 1)); echo "ok $n - $1 # SKIP $2" >>"$results"; }
-notok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1" >>"$results"
-	if [ -n "${2:-}" ] && [ -s "$2" ]; then head -40 "$2" | sed 's/^/# /' >>"$results"; fi
-}
-check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+# shellcheck source=tap.sh
+. "$here/tests/tap.sh"
 # dpkg, waiting for a lock another process (apt) holds, up to 10 minutes
 dpkg_retry() {
 	local i rc
@@ -391,8 +381,4 @@ else
 fi
 
 # ---------------------------------------------------------------- report
-echo "TAP version 13"
-echo "1..$n"
-cat "$results"
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+tap_report

@@ -19,20 +19,8 @@ update=0
 tmp=$(mktemp -d /tmp/fsaudit-test.XXXXXX) || exit 2
 trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
-results=$tmp/results
-: >"$results"
-n=0
-failed=0
-
-ok()    { n=$((n + 1)); echo "ok $n - $1" >>"$results"; }
-skip()  { n=$((n + 1)); echo "ok $n - $1 # SKIP $2" >>"$results"; }
-notok() {
-	n=$((n + 1)); failed=$((failed + 1))
-	echo "not ok $n - $1" >>"$results"
-	if [ -n "${2:-}" ] && [ -s "$2" ]; then head -40 "$2" | sed 's/^/# /' >>"$results"; fi
-}
-# check NAME CONDITION-STATUS [LOGFILE]
-check() { if [ "$2" -eq 0 ]; then ok "$1"; else notok "$1" "${3:-}"; fi; }
+# shellcheck source=tap.sh
+. "$here/tests/tap.sh"
 # compare NAME EXPECTED ACTUAL
 compare() {
 	if [ $update = 1 ]; then
@@ -511,8 +499,4 @@ else
 fi
 
 # ---------------------------------------------------------------- report
-echo "TAP version 13"
-echo "1..$n"
-cat "$results"
-echo "# $((n - failed)) passed, $failed failed"
-[ $failed = 0 ]
+tap_report
