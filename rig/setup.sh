@@ -19,7 +19,7 @@ export DEBIAN_FRONTEND=noninteractive
 # Each step says when it starts and how long it took; apt's output is kept
 # and shown only if the step fails.
 log=$(mktemp /tmp/fsdeprecate-setup.XXXXXX)
-trap 'rm -f "$log"' EXIT
+trap 'rm -f "$log" "$log.update"' EXIT
 step() {
 	what=$1; shift
 	echo "setup: $(date +%H:%M:%S) $what ..." >&2
@@ -31,7 +31,29 @@ step() {
 	fi
 	echo "setup: $what: done in $(($(date +%s) - t0)) s" >&2
 }
+# Another apt may hold the locks (unattended-upgrades or apt-daily on a fresh
+# machine, a second make run): wait for them up to 10 minutes.  apt-get install
+# waits for the dpkg lock itself (DPkg::Lock::Timeout); apt 2.6's apt-get
+# update does not apply it to /var/lib/apt/lists/lock and fails at once, so
+# update is run again every 5 s while that lock is what it failed on (in the C
+# locale, so that the message can be matched).
+lock_wait=600
+exec 3>&2
+apt_update() {
+	u0=$(date +%s)
+	while ! $SUDO env LC_ALL=C apt-get -o DPkg::Lock::Timeout=$lock_wait update -q >"$log.update" 2>&1; do
+		if ! grep -q 'Could not get lock .*/lists/lock' "$log.update" ||
+		    [ $(($(date +%s) - u0)) -ge $lock_wait ]; then
+			cat "$log.update"
+			return 1
+		fi
+		[ -n "${waited:-}" ] || echo "setup: apt-get update: another apt holds the lists lock, waiting up to $lock_wait s" >&3
+		waited=1
+		sleep 5
+	done
+	cat "$log.update"
+}
 n=$(echo $missing | wc -w)
-step "apt-get update" $SUDO apt-get update -q
+step "apt-get update" apt_update
 # shellcheck disable=SC2086
-step "installing $n packages:$missing" $SUDO apt-get install -y -q --no-install-recommends $missing
+step "installing $n packages:$missing" $SUDO apt-get -o DPkg::Lock::Timeout=$lock_wait install -y -q --no-install-recommends $missing
