@@ -286,7 +286,7 @@ def image_recipes():
     return recipes
 
 
-_images_lock = threading.Lock()
+_images_lock = threading.RLock()   # _build_images() recurses for NAME-dirty images
 
 
 def build_images(names):
