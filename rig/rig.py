@@ -1081,8 +1081,9 @@ def cmd_check(args):
         tag = ("stock-" if os.environ.get("RIG_STOCK") == "1" else "") + DEBUG_FLAVOUR + "-"
     pairs = []
     if not args.groups and not os.environ.get("RIG_KERNEL_FLAVOUR") and os.environ.get("RIG_STOCK") != "1":
-        # The pairs of rig/compare.py (upstream's own tests, ...) on the patched
-        # and the stock kernel, results compared.
+        # The pairs of rig/compare.py (upstream's own tests; every ext2 mount
+        # option: the same errnos, options, messages) on the patched and the
+        # stock kernel, results compared.
         pairs = list(getattr(compare, "PAIRS", ["upstream"]))
 
     def comparisons():
