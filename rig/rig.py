@@ -696,23 +696,31 @@ def prepare_dirty(accel, bz, initrd, name, base):
     out = os.path.join(BUILD, "images", name + ".img")
     gdir = os.path.join(TOP, "tests", "guest")
     key = sha(file_sha(base), read(os.path.join(gdir, "prepare-dirty.sh")), read(os.path.join(gdir, "modlib.sh")))
+    return prepare_image(accel, bz, initrd, "prepare-dirty", name, base, out, key, check_dirty)
+
+
+def prepare_image(accel, bz, initrd, script, name, base, out, key, check=None):
+    """OUT: image BASE after a boot of the initramfs that ran
+    tests/guest/SCRIPT.sh with a copy of it writable as disk NAME, kept until
+    KEY changes.  CHECK(NAME, PATH), if given, returns why the result is no
+    good (or None)."""
     with _rootfs_lock:
         if read(out + ".stamp") == key and os.path.exists(out):
             return out
         tmp = out + ".tmp"
         shutil.copyfile(base, tmp)
-        r = boot(accel, bz, initrd, "prepare-dirty", {name: tmp}, timeout=120 * timeout_scale(),
-                 run_dir=os.path.join(BUILD, "runs", "prepare-dirty-" + name), writable=(name,))
+        run = os.path.join(BUILD, "runs", f"{script}-{name}")
+        r = boot(accel, bz, initrd, script, {name: tmp}, timeout=120 * timeout_scale(),
+                 run_dir=run, writable=(name,))
         if "rig-exit 0" not in r["status"]:
-            die(f"preparing the image {name} failed; see build/runs/prepare-dirty-{name}/\n"
+            die(f"{script} of the image {name} failed; see build/runs/{script}-{name}/\n"
                 + "\n".join(r["console"].splitlines()[-15:]))
-        why = check_dirty(name, tmp)
+        why = check(name, tmp) if check else None
         if why:
-            die(f"image {name}: {why}; see build/runs/prepare-dirty-{name}/")
+            die(f"image {name}: {why}; see build/runs/{script}-{name}/")
         os.replace(tmp, out)
         write_if_changed(out + ".stamp", key)
         return out
-
 
 def check_dirty(name, img):
     """Host-side, read-only: does IMG's journal/log need recovery?  None if so,
@@ -758,20 +766,7 @@ def prepare_rootfs(accel, bz, initrd, name, base):
     kern = os.path.basename(initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
     out = os.path.join(BUILD, "images", name + (".rootfs.img" if kern == "kobj-default" else f".rootfs-{kern}.img"))
     key = sha(file_sha(base), read(initrd + ".stamp", ""), file_sha(bz))
-    with _rootfs_lock:
-        if read(out + ".stamp") == key and os.path.exists(out):
-            return out
-        tmp = out + ".tmp"
-        shutil.copyfile(base, tmp)
-        r = boot(accel, bz, initrd, "prepare-rootfs", {name: tmp}, timeout=120 * timeout_scale(),
-                 run_dir=os.path.join(BUILD, "runs", "prepare-rootfs-" + name), writable=(name,))
-        if "rig-exit 0" not in r["status"]:
-            die(f"preparing the root image {name} failed; see build/runs/prepare-rootfs-{name}/\n"
-                + "\n".join(r["console"].splitlines()[-15:]))
-        os.replace(tmp, out)
-        write_if_changed(out + ".stamp", key)
-        return out
-
+    return prepare_image(accel, bz, initrd, "prepare-rootfs", name, base, out, key)
 
 _accel_lock = threading.Lock()
 
