@@ -6,7 +6,6 @@
 . /tests/ktap.sh
 ktap_plan 3
 set -- $(awk '$2 == "/" && $1 != "rootfs" { print $3, $4 }' /proc/mounts)
-expect() { if [ "$2" = "$3" ]; then ktap_ok "$1"; else ktap_diag "want: $2"; ktap_diag "got:  $3"; ktap_fail "$1"; fi; }
 expect "root filesystem is ext4" ext4 "$1"
 expect "root mounted read-write" rw "${2%%,*}"
 expect "fs_deprecated_policy=deny applied at boot" deny "$(cat /proc/sys/fs/deprecated_policy)"

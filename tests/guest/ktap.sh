@@ -9,6 +9,16 @@ ktap_skip() { KTAP_N=$((KTAP_N + 1)); r=$1; shift; echo "ok $KTAP_N $* # SKIP $r
 ktap_diag() { echo "$*" | sed 's/^/# /'; }
 # ktap_check NAME CMD…: ok if CMD succeeds.
 ktap_check() { n=$1; shift; if "$@"; then ktap_ok "$n"; else ktap_fail "$n"; fi; }
+# expect NAME WANT GOT: ok if equal, else the difference as diagnostics.
+expect() {
+	if [ "$2" = "$3" ]; then
+		ktap_ok "$1"
+	else
+		ktap_diag "want: $2"
+		ktap_diag "got:  $3"
+		ktap_fail "$1"
+	fi
+}
 ktap_done() { return $KTAP_FAILED; }
 
 # kmsg_mark / kmsg_since: kernel log lines printed after the mark (no

@@ -76,17 +76,6 @@ item() { cat "$DEP/$1/$2" 2>/dev/null || echo "<missing>"; }
 # num VALUE: VALUE if a number, else -1 (for arithmetic on item values)
 num() { case $1 in ''|*[!0-9]*) echo -1 ;; *) echo "$1" ;; esac; }
 
-# expect NAME WANT GOT: ok if equal, else the difference as diagnostics
-expect() {
-	if [ "$2" = "$3" ]; then
-		ktap_ok "$1"
-	else
-		ktap_diag "want: $2"
-		ktap_diag "got:  $3"
-		ktap_fail "$1"
-	fi
-}
-
 # kmsg_has NAME LINE: ok if the kernel log since kmsg_mark has exactly LINE
 kmsg_has() {
 	if kmsg_since | grep -qxF "$2"; then
