@@ -354,8 +354,23 @@ static int count_substr(const char *log, const char *s)
 	return n;
 }
 
+/*
+ * A valid ITEM:MODE entry of fs_deprecated_policy=: ITEM (@len bytes of
+ * @name) is an item of this kernel, MODE a policy word or "default".
+ */
+static bool item_entry_valid(const char *name, size_t len, const char *mode)
+{
+	char path[128];
+
+	if (!len || len > 31 || (!is_word(mode) && strcmp(mode, "default")))
+		return false;
+	snprintf(path, sizeof(path), SYSFS_DEP "/%.*s", (int)len, name);
+	return !strchr(name, '/') && access(path, F_OK) == 0;
+}
+
 static void boot_checks(const char *want_dep, const char *want_y2038)
 {
+	int nitem_entries = 0;
 	char cmdline[4096], *tok, *save = NULL;
 	char expect[32][160];
 	char unknown[512] = "";
@@ -381,16 +396,38 @@ static void boot_checks(const char *want_dep, const char *want_y2038)
 
 		for (i = 0; i < 2; i++) {
 			size_t l = strlen(p[i].prefix);
+			char *val, *entry;
 
 			if (strncmp(tok, p[i].prefix, l))
 				continue;
 			matched = true;
-			if (is_word(tok + l))
-				snprintf(p[i].cur, 16, "%s", tok + l);
-			else if (nexp < 32)
-				snprintf(expect[nexp++], sizeof(expect[0]),
-					 "fs-deprecated: invalid %s=%s, keeping %s",
-					 p[i].name, tok + l, p[i].cur);
+			if (i == 1) {
+				if (is_word(tok + l))
+					snprintf(p[i].cur, 16, "%s", tok + l);
+				else if (nexp < 32)
+					snprintf(expect[nexp++], sizeof(expect[0]),
+						 "fs-deprecated: invalid %s=%s, keeping %s",
+						 p[i].name, tok + l, p[i].cur);
+				continue;
+			}
+			/* fs_deprecated_policy=[MODE][,ITEM:MODE...], entry by entry */
+			val = strdup(tok + l);
+			while ((entry = strsep(&val, ","))) {
+				char *colon = strchr(entry, ':');
+
+				if (!colon && is_word(entry)) {
+					snprintf(dep, sizeof(dep), "%s", entry);
+					continue;
+				}
+				if (colon && item_entry_valid(entry, colon - entry, colon + 1)) {
+					nitem_entries++;
+					continue;
+				}
+				if (nexp < 32)
+					snprintf(expect[nexp++], sizeof(expect[0]),
+						 "fs-deprecated: invalid fs_deprecated_policy entry \"%s\", ignored",
+						 entry);
+			}
 		}
 		if (matched)
 			continue;
@@ -448,6 +485,22 @@ static void boot_checks(const char *want_dep, const char *want_y2038)
 			want += !strncmp(expect[i], "fs-deprecated: invalid ", 23);
 		note("%d \"fs-deprecated: invalid\" line(s), %d expected", invalid, want);
 		result(invalid == want, "boot: %d invalid boot parameter(s) reported, no more", want);
+	}
+	if (!nitem_entries) {
+		/* No valid ITEM:MODE entry: every item follows the general policy */
+		bool all_default = nr_items > 0;
+		char path[128];
+
+		for (i = 0; i < nr_items; i++) {
+			snprintf(path, sizeof(path), SYSFS_DEP "/%.31s/policy", items[i]);
+			read_value(path, got, sizeof(got));
+			if (strcmp(got, "default")) {
+				note("%s reads %s", path, got);
+				all_default = false;
+			}
+		}
+		result(all_default, "boot: no valid item entry, the %d items' policies are default",
+		       nr_items);
 	}
 	if (unknown[0]) {
 		char line[600];

@@ -1,6 +1,7 @@
 #!/bin/sh
 # Bad input for every policy file (tests/guest/badinput.c).  The group boots
 # with valid boot parameters, repeated, and one invalid one:
-#   fs_deprecated_policy=allow fs_deprecated_policy=deny  -> deny (last wins)
+#   fs_deprecated_policy=allow fs_deprecated_policy=nosuch:ro,deny -> deny (last
+#   wins; the unknown item is reported, the entry after it applies)
 #   fs_y2038_policy=ro fs_y2038_policy=RO                 -> ro, "keeping ro"
 exec /tests/badinput --boot-dep deny --boot-y2038 ro

@@ -2,7 +2,7 @@
 # Modules kernel (issue 13): per-item policies set before the owning module is
 # loaded apply to the first mount.  Without argument the policies are written
 # to /sys/fs/deprecated/<item>/policy at run time (group modules-policy); with
-# "boot" they come from fs_deprecated_item_policy= on the command line (group
+# "boot" they come from fs_deprecated_policy= on the command line (group
 # modules-policy-boot): reiserfs:deny, ext2:ro, xfs-v4:ro,
 # ext4-small-inodes:deny, xfs-ascii-ci:default.
 . /tests/ktap.sh
@@ -18,7 +18,7 @@ for p in reiserfs:deny ext2:ro xfs-v4:ro ext4-small-inodes:deny xfs-ascii-ci:def
 		[ -z "$err" ] || ktap_diag "$err"
 		expect "$it: policy $mode written before its module is loaded" $mode "$(item $it policy)"
 	else
-		expect "$it: policy $mode from fs_deprecated_item_policy= before its module is loaded" $mode \
+		expect "$it: policy $mode from fs_deprecated_policy= before its module is loaded" $mode \
 			"$(item $it policy)"
 	fi
 done

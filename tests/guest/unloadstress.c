@@ -1,12 +1,16 @@
 // SPDX-License-Identifier: GPL-2.0
 /*
- * unloadstress ITEM MODULE TYPE DEV SECONDS: unload and reload MODULE in a
- * loop (delete_module(O_NONBLOCK), /sbin/modprobe) while
+ * unloadstress ITEM MODULE TYPE DEV SECONDS [CYCLES]: unload and reload MODULE
+ * in a loop (delete_module(O_NONBLOCK), /sbin/modprobe) while
  *   - one process holds every file of /sys/fs/deprecated/ITEM/ open and reads
  *     them (pread at 0) and writes the policy ("warn", "allow": neither
  *     refuses anything) in a loop, through the same descriptors;
  *   - another mounts DEV (TYPE, read-only) and unmounts it in a loop, which
  *     autoloads MODULE whenever it is out.
+ * The loop ends after SECONDS, or, with CYCLES, as soon as MODULE was unloaded
+ * CYCLES times, reloaded by modprobe CYCLES times and DEV mounted CYCLES times
+ * (SECONDS is then the limit: a count, not a duration, as the time the same
+ * work takes depends on the host's load; KASAN: an ext4 unload takes seconds).
  * Then (KTAP): the module went out and back several times; every read and
  * write of the held-open files succeeded (the item outlives its module); the
  * mounts counter moved by exactly the successful mounts; refused 0; active
@@ -42,6 +46,7 @@ struct shared {
 	long reads, read_err, read_errno, opens_failed;
 	long writes, write_err, write_errno;
 	long mounts_ok, mounts_failed, mount_errno, umount_err;
+	volatile long umounts;
 };
 
 static double now(void)
@@ -101,6 +106,7 @@ static void mounter(struct shared *s, const char *type, const char *dev, const c
 		s->mounts_ok++;
 		if (umount2(dir, 0))
 			s->umount_err++;
+		s->umounts++;
 		usleep(3000);	/* a window for the unloader */
 	}
 }
@@ -108,18 +114,21 @@ static void mounter(struct shared *s, const char *type, const char *dev, const c
 int main(int argc, char **argv)
 {
 	const char *item, *module, *type, *dev, *dir = "/mnt/unloadstress";
-	long unloads = 0, busy = 0, unload_err = 0, reloads = 0, reload_err = 0, m0, m1, r0;
-	double end;
+	long unloads = 0, busy = 0, unload_err = 0, reloads = 0, reload_err = 0, m0, m1, r0, cycles = 0;
+	double start, end;
 	struct shared *s;
 	pid_t p1, p2;
 	char cmd[300], path[256];
 
-	if (argc != 6) {
-		fprintf(stderr, "usage: unloadstress ITEM MODULE TYPE DEV SECONDS\n");
+	if (argc != 6 && argc != 7) {
+		fprintf(stderr, "usage: unloadstress ITEM MODULE TYPE DEV SECONDS [CYCLES]\n");
 		return 2;
 	}
 	item = argv[1], module = argv[2], type = argv[3], dev = argv[4];
-	end = now() + atof(argv[5]);
+	start = now();
+	end = start + atof(argv[5]);
+	if (argc == 7)
+		cycles = atol(argv[6]);
 	mkdir(dir, 0755);
 	s = mmap(NULL, sizeof(*s), PROT_READ | PROT_WRITE, MAP_SHARED | MAP_ANONYMOUS, -1, 0);
 	if (s == MAP_FAILED)
@@ -140,18 +149,26 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	snprintf(cmd, sizeof(cmd), "/sbin/modprobe %s", module);
-	while (now() < end) {
+	while (now() < end && !(cycles && unloads >= cycles && reloads >= cycles && s->mounts_ok >= cycles)) {
 		/*
 		 * While delete_module() tries a module that is in use, a
 		 * concurrent mount cannot take a reference and fails with
-		 * ENODEV (stock behaviour): back off when busy, so that the
-		 * mounts get on (slow ones too, as XFS under KASAN).
+		 * ENODEV (stock behaviour): when busy, back off until the
+		 * mounter's next unmount (at most 50 ms) and try again in its
+		 * window, so that the mounts get on (slow ones too, as XFS
+		 * under KASAN) and each retry has its chance.
 		 */
-		if (syscall(__NR_delete_module, module, O_NONBLOCK) == 0)
+		if (syscall(__NR_delete_module, module, O_NONBLOCK) == 0) {
 			unloads++;
-		else if (errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK)
-			busy++, usleep(50000);
-		else if (errno != ENOENT)	/* not loaded: the mounter will load it */
+		} else if (errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK) {
+			long u = s->umounts;
+			double until = now() + 0.05;
+
+			busy++;
+			while (s->umounts == u && now() < until)
+				usleep(1000);
+			continue;
+		} else if (errno != ENOENT)	/* not loaded: the mounter will load it */
 			unload_err++;
 		usleep(2000);
 		if (syscall(__NR_delete_module, module, O_NONBLOCK) && errno == ENOENT) {
@@ -166,8 +183,8 @@ int main(int argc, char **argv)
 	waitpid(p2, NULL, 0);
 	umount2(dir, MNT_DETACH);
 
-	diag("%s: %ld unloads (%ld busy, %ld errors), %ld reloads by modprobe (%ld failed)", module, unloads, busy,
-	     unload_err, reloads, reload_err);
+	diag("%s: %ld unloads (%ld busy, %ld errors), %ld reloads by modprobe (%ld failed) in %.1f s", module, unloads,
+	     busy, unload_err, reloads, reload_err, now() - start);
 	diag("%s: %ld mounts ok, %ld failed (last errno %ld), %ld umount errors", dev, s->mounts_ok,
 	     s->mounts_failed, s->mount_errno, s->umount_err);
 	diag("held files: %ld opens failed, %ld reads (%ld failed, last errno %ld), %ld policy writes (%ld failed, "
