@@ -83,8 +83,9 @@ if command -v sfdisk >/dev/null && (cd parts && python3 "$here/tests/mkparts.py"
 	run_fsaudit "$tmp/out" --sysroot "$empty" -o "$PCOLS" gpt.img mbr.img gpt-ok.img
 	compare "partitions: GPT and MBR (extended, logical) images, every partition as IMAGE:pN" "$exp/partitions.txt" "$tmp/out"
 	"$bin" --sysroot "$empty" -J -o "$ALLCOLS" gpt.img mbr.img >"$tmp/out.json" 2>&1
-	valid_json "$tmp/out.json" >"$tmp/json.err" 2>&1
-	check "partitions: valid JSON" $? "$tmp/json.err"
+	valid_json "$tmp/out.json" 2>"$tmp/json.err"
+	json_ok "$tmp/out.json"
+	check "partitions: valid JSON" $? "$tmp/out.json.valid"
 	st "partitions: an all-ok disk image" 0 --sysroot "$empty" gpt-ok.img
 	st "partitions: a 2038-limited partition makes the image at risk" 1 --sysroot "$empty" gpt-ok.img gpt.img
 	st "partitions: -R lists the risky partitions" 1 --sysroot "$empty" -R mbr.img
@@ -98,20 +99,21 @@ if command -v sfdisk >/dev/null && (cd parts && python3 "$here/tests/mkparts.py"
 	rc=$?
 	[ $rc = 0 ] && [ "$(wc -l <"$tmp/out")" = 128 ] && grep -q '^gpt-many.img:p128 ' "$tmp/out"
 	check "partitions: 128 GPT partitions, each reported (exit $rc)" $? "$tmp/out"
-	# random damage in the partition tables (first 34 and last 33 sectors)
+	# random damage in the partition tables (first 34 and last 33 sectors),
+	# and the ASan build's inputs: one corrupt.py run
+	printf '%s\tf-%s\tflips\t11\t40\t16\t17408\n' gpt.img gpt mbr.img mbr >"$tmp/parts.jobs"
+	[ -z "$asan" ] || printf '%s\ta-%s\tflips\t5\t20\t32\t17408\n' gpt.img gpt mbr.img mbr >>"$tmp/parts.jobs"
+	python3 "$here/tests/corrupt.py" --batch "$tmp/parts.jobs" 2>"$tmp/parts.corrupt.err"
 	for base in gpt mbr; do
-		python3 "$here/tests/corrupt.py" $base.img "f-$base" flips 11 40 16 17408
 		"$bin" --sysroot "$empty" -o SOURCE,VERDICT f-$base.* >"$tmp/flip.out" 2>&1
 		rc=$?
 		rm -f f-$base.*
 		[ $rc -le 1 ]
 		check "partitions: random damage to the $base table, 40 copies (exit $rc)" $? "$tmp/flip.out"
 	done
-	if [ -x "$tmp/fsaudit-asan" ]; then
-		python3 "$here/tests/corrupt.py" gpt.img a-gpt flips 5 20 32 17408
-		python3 "$here/tests/corrupt.py" mbr.img a-mbr flips 5 20 32 17408
+	if [ -n "$asan" ]; then
 		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
-			"$tmp/fsaudit-asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
+			"$asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
 		rc=$?
 		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
 		check "partitions: ASan/UBSan build on every partitioned and damaged image (exit $rc)" $? "$tmp/asan.out"
@@ -135,7 +137,7 @@ st "directories: a directory in no mounted filesystem is unreadable" 2 --sysroot
 st "directories: with --unreadable-unknown it is unknown" 0 --sysroot "$rA" -F "$tmp/noroot.mountinfo" --unreadable-unknown "$tmp/elsewhere"
 
 # ---------------------------------------------------------------- JSON
-python3 "$here/tests/corrupt.py" ext4-256.img c-utf8 set 1024+0x78 '<Q' 0x41c328ff80fe61
+# c-utf8: an ext4 label that is not UTF-8, made with run.sh's corrupt images
 cp --sparse=always ext4-256.img "$(printf 'bad\377na\303me.img')"
 "$bin" --sysroot "$empty" -J -o SOURCE,LABEL,S-TIME-MAX c-utf8 btrfs.img ntfs.img ext4-256.img bad*me.img >"$tmp/out.json" 2>&1
 python3 - "$tmp/out.json" <<'EOF' >"$tmp/json.err" 2>&1

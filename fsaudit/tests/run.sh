@@ -42,25 +42,38 @@ run_fsaudit() {
 	echo "rc=$rc" >>"$out"
 	return $rc
 }
+# valid_json FILE...: one Python run checks them all; FILE.valid gets "ok"
+# or why FILE is not valid fsaudit JSON.  json_ok FILE: it was valid.
 valid_json() {
-	python3 - "$1" <<'EOF'
-import json, sys
-d = json.load(open(sys.argv[1]))
-assert list(d) == ["filesystems"], list(d)
-num = ("time-min-epoch", "time-max-epoch", "s-time-max", "inode-size")
-for fs in d["filesystems"]:
-    for k in num:
-        if k in fs:
-            # integers beyond 2^53 are decimal strings (fsaudit.8, JSON)
-            assert (fs[k] is None or (type(fs[k]) is int and abs(fs[k]) < 2**53)
-                    or (type(fs[k]) is str and abs(int(fs[k])) >= 2**53)), (k, fs[k])
-    if "at-risk" in fs:
-        assert type(fs["at-risk"]) is bool, fs["at-risk"]
-    if "verdict" in fs:
-        assert fs["verdict"] in ("ok", "2038-limited", "deprecated", "removed-from-mainline",
-                                 "kernel-cannot-mount", "unknown"), fs["verdict"]
+	local f
+	for f; do rm -f "$f.valid"; done
+	python3 - "$@" <<'EOF'
+import json, sys, traceback
+def check(path):
+    d = json.load(open(path))
+    assert list(d) == ["filesystems"], list(d)
+    num = ("time-min-epoch", "time-max-epoch", "s-time-max", "inode-size")
+    for fs in d["filesystems"]:
+        for k in num:
+            if k in fs:
+                # integers beyond 2^53 are decimal strings (fsaudit.8, JSON)
+                assert (fs[k] is None or (type(fs[k]) is int and abs(fs[k]) < 2**53)
+                        or (type(fs[k]) is str and abs(int(fs[k])) >= 2**53)), (k, fs[k])
+        if "at-risk" in fs:
+            assert type(fs["at-risk"]) is bool, fs["at-risk"]
+        if "verdict" in fs:
+            assert fs["verdict"] in ("ok", "2038-limited", "deprecated", "removed-from-mainline",
+                                     "kernel-cannot-mount", "unknown"), fs["verdict"]
+for path in sys.argv[1:]:
+    try:
+        check(path)
+        why = "ok\n"
+    except Exception:
+        why = traceback.format_exc()
+    open(path + ".valid", "w").write(why)
 EOF
 }
+json_ok() { [ "$(cat "$1.valid" 2>/dev/null)" = ok ]; }
 
 ALLCOLS=SOURCE,TARGET,FSTYPE,FORMAT,VERSION,LABEL,INODE-SIZE,TIME-MIN,TIME-MAX,TIME-MIN-EPOCH,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT,AT-RISK,DEPRECATED,SINCE,REMOVAL,REASON,REPLACEMENT,POLICY,REMEDY,NOTES
 
@@ -77,6 +90,15 @@ cd "$img" || exit 2
 md5sum ./*.img >"$tmp/md5.before" 2>/dev/null
 
 # ---------------------------------------------------------------- matrix
+# every image's table and JSON first, then the JSON files in one valid_json
+mkdir -p "$tmp/matrix"
+while IFS="$(printf '\t')" read -r name status; do
+	[ "$status" = ok ] || continue
+	base=${name%.img}
+	run_fsaudit "$tmp/matrix/$base.out" --sysroot "$empty" "$name"
+	"$bin" --sysroot "$empty" -J -o "$ALLCOLS" "$name" >"$tmp/matrix/$base.json" 2>&1
+done <"$tmp/images.txt"
+if ls "$tmp/matrix/"*.json >/dev/null 2>&1; then valid_json "$tmp/matrix/"*.json 2>"$tmp/json.err"; fi
 nskip=0
 while IFS="$(printf '\t')" read -r name status; do
 	base=${name%.img}
@@ -86,13 +108,11 @@ while IFS="$(printf '\t')" read -r name status; do
 		nskip=$((nskip + 1))
 		continue
 	fi
-	run_fsaudit "$tmp/out" --sysroot "$empty" "$name"
-	compare "matrix table $base" "$exp/matrix/$base.txt" "$tmp/out"
-	"$bin" --sysroot "$empty" -J -o "$ALLCOLS" "$name" >"$tmp/out.json" 2>&1
-	if valid_json "$tmp/out.json" >"$tmp/json.err" 2>&1; then
-		compare "matrix json $base" "$exp/matrix/$base.json" "$tmp/out.json"
+	compare "matrix table $base" "$exp/matrix/$base.txt" "$tmp/matrix/$base.out"
+	if json_ok "$tmp/matrix/$base.json"; then
+		compare "matrix json $base" "$exp/matrix/$base.json" "$tmp/matrix/$base.json"
 	else
-		notok "matrix json $base (invalid JSON)" "$tmp/json.err"
+		notok "matrix json $base (invalid JSON)" "$tmp/matrix/$base.json.valid"
 	fi
 done <"$tmp/images.txt"
 
@@ -139,10 +159,11 @@ compare "mounted: fixture mountinfo, stock kernel" "$exp/mount-basic.txt" "$tmp/
 run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/basic.mountinfo"
 compare "mounted: default columns" "$exp/mount-default.txt" "$tmp/out"
 "$bin" --sysroot "$rA" --mountinfo "$fix/basic.mountinfo" -J -o "$ALLCOLS" >"$tmp/out.json" 2>&1
-if valid_json "$tmp/out.json" >"$tmp/json.err" 2>&1; then
+valid_json "$tmp/out.json" 2>"$tmp/json.err"
+if json_ok "$tmp/out.json"; then
 	compare "mounted: JSON" "$exp/mount-basic.json" "$tmp/out.json"
 else
-	notok "mounted: JSON (invalid)" "$tmp/json.err"
+	notok "mounted: JSON (invalid)" "$tmp/out.json.valid"
 fi
 mkdir -p "$rA/proc/self"
 cp "$fix/basic.mountinfo" "$rA/proc/self/mountinfo"
@@ -214,13 +235,21 @@ rc=$?
 check "real system: no arguments runs (exit $rc)" $? "$tmp/out"
 
 # ---------------------------------------------------------------- corrupt
+# Every damaged copy of this section and of the sanitizers' (corrupt images,
+# the hostile label, random damage) is made by one corrupt.py run (--batch,
+# one job per line: a Python start each cost more than the tests); the
+# cases below only list them, then each case runs fsaudit on its copies.
+TAB=$(printf '\t')
+: >"$tmp/corrupt.jobs"
+job() { local IFS=$TAB; echo "$*" >>"$tmp/corrupt.jobs"; }
 # case NAME IMAGE TYPE OP ARGS...: damaged copy, probed through libblkid
 # and with -t TYPE (straight to the prober)
-: >"$tmp/corrupt.out"
-ccase() {
+ccases=()
+ccase() { local IFS=$TAB; ccases+=("$*"); [ ! -f "$2" ] || job "$2" "c-$1" "${@:4}"; }
+ccase_run() {
 	local cname=$1 src=$2 type=$3; shift 3
 	if [ ! -f "$src" ]; then echo "$cname: image missing" >>"$tmp/corrupt.out"; return; fi
-	python3 "$here/tests/corrupt.py" "$src" "c-$cname" "$@" || { echo "$cname: corrupt.py failed" >>"$tmp/corrupt.out"; return; }
+	[ -f "c-$cname" ] || { echo "$cname: corrupt.py failed" >>"$tmp/corrupt.out"; return; }
 	{
 		printf '%s\n' "== $cname ($*)"
 		"$bin" --sysroot "$empty" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "blkid rc=$?"
@@ -302,28 +331,17 @@ ccase gfs2-format gfs2.img gfs2 set 65536+0x18 '>I' 1803
 ccase gfs2-bsize gfs2.img gfs2 set 65536+0x24 '>I' 1000
 ccase gfs2-trunc gfs2.img gfs2 trunc 65560
 ccase reiserfs36-std-bsize reiserfs-3.6-std.img reiserfs set 65536+0x2C '<H' 3
-if [ $nskip = 0 ]; then
-	compare "corrupt images: truncated, zeroed and hostile fields give unknown, never a crash" "$exp/corrupt.txt" "$tmp/corrupt.out"
-else
-	skip "corrupt images" "some mkfs tools missing"
-fi
 
-# a label with a terminal escape sequence must not reach the terminal raw
-python3 "$here/tests/corrupt.py" ext4-256.img c-label set 1024+0x78 '<Q' 0x6d31335b1b41
-"$bin" --sysroot "$empty" -o SOURCE,LABEL c-label >"$tmp/out" 2>&1
-"$bin" --sysroot "$empty" -r -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
-"$bin" --sysroot "$empty" -P -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
-"$bin" --sysroot "$empty" -J -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
-! grep -q "$(printf '\033')" "$tmp/out"
-check "hostile label: no raw control characters in table, raw, pairs or JSON output" $? "$tmp/out"
-rm -f c-label
+# a label with a terminal escape sequence (the test follows the corrupt images)
+job ext4-256.img c-label set 1024+0x78 '<Q' 0x6d31335b1b41
 
 # random damage: every image, 25 copies with 16 random bytes each, cut to
 # the probed area; any exit status but 0/1 (or a signal) fails
-flips() {	# flips IMAGE TYPE RANGE
+flipcases=()
+flips() { local IFS=$TAB; flipcases+=("$*"); [ ! -f "$1" ] || job "$1" "f-${1%.img}" flips 42 25 16 "$3"; }
+flips_run() {	# flips IMAGE TYPE RANGE
 	local base=${1%.img} f
 	[ -f "$1" ] || { skip "random damage $base" "no image"; return; }
-	python3 "$here/tests/corrupt.py" "$1" "f-$base" flips 42 25 16 "$3"
 	"$bin" --sysroot "$empty" -o VERDICT f-"$base".* >"$tmp/flip.out" 2>&1
 	local r1=$?
 	"$bin" --sysroot "$empty" -t "$2" -o VERDICT f-"$base".* >>"$tmp/flip.out" 2>&1
@@ -358,6 +376,39 @@ flips ufs1.img ufs 16384
 flips ocfs2.img ocfs2 12288
 flips gfs2.img gfs2 70000
 flips reiserfs-3.6-std.img reiserfs 70000
+
+# the sanitizers' inputs (below), and admin.sh's label that is not UTF-8
+job ext4-128.img a-ext flips 7 20 32 4096
+job xfs-v4.img a-xfs flips 7 20 32 4096
+job reiserfs-3.6.img a-rfs flips 7 20 32 70000
+job ext4-256.img c-utf8 set 1024+0x78 '<Q' 0x41c328ff80fe61
+
+python3 "$here/tests/corrupt.py" --batch "$tmp/corrupt.jobs" 2>"$tmp/corrupt.err"
+: >"$tmp/corrupt.out"
+for c in "${ccases[@]}"; do
+	IFS=$TAB read -r -a a <<<"$c"
+	ccase_run "${a[@]}"
+done
+if [ $nskip = 0 ]; then
+	compare "corrupt images: truncated, zeroed and hostile fields give unknown, never a crash" "$exp/corrupt.txt" "$tmp/corrupt.out"
+else
+	skip "corrupt images" "some mkfs tools missing"
+fi
+
+# a label with a terminal escape sequence must not reach the terminal raw
+"$bin" --sysroot "$empty" -o SOURCE,LABEL c-label >"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -r -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -P -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+"$bin" --sysroot "$empty" -J -o SOURCE,LABEL c-label >>"$tmp/out" 2>&1
+! grep -q "$(printf '\033')" "$tmp/out"
+check "hostile label: no raw control characters in table, raw, pairs or JSON output" $? "$tmp/out"
+rm -f c-label
+
+# random damage (the copies listed above)
+for c in "${flipcases[@]}"; do
+	IFS=$TAB read -r -a a <<<"$c"
+	flips_run "${a[@]}"
+done
 
 # ---------------------------------------------------------------- read-only
 md5sum ./*.img >"$tmp/md5.after" 2>/dev/null
@@ -456,31 +507,38 @@ else
 fi
 
 # ---------------------------------------------------------------- sanitizers
-# the whole tool under ASan/UBSan on the corrupt and damaged images
-if [ "${FSAUDIT_NO_ASAN:-}" = "" ] && echo 'int main(void){return 0;}' | \
-	gcc -fsanitize=address,undefined -x c -o "$tmp/asan-probe" - 2>/dev/null; then
-	make -s -C "$here" CC=gcc BUILD="$tmp/b" fsaudit-asan ASAN_OUT="$tmp/fsaudit-asan" >"$tmp/asan.log" 2>&1
-	if [ -x "$tmp/fsaudit-asan" ]; then
-		python3 "$here/tests/corrupt.py" ext4-128.img a-ext flips 7 20 32 4096
-		python3 "$here/tests/corrupt.py" xfs-v4.img a-xfs flips 7 20 32 4096
-		python3 "$here/tests/corrupt.py" reiserfs-3.6.img a-rfs flips 7 20 32 70000
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
-			"$tmp/fsaudit-asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
-		rc=$?
-		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
-		check "ASan/UBSan build on every image and damaged copies (exit $rc)" $? "$tmp/asan.out"
-		ASAN_OPTIONS=detect_leaks=1 "$tmp/fsaudit-asan" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -J >"$tmp/asan.out" 2>&1
-		rc=$?
-		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
-		check "ASan/UBSan build on the mount table fixtures (exit $rc)" $? "$tmp/asan.out"
-		rm -f a-*
-	else
-		notok "ASan/UBSan build" "$tmp/asan.log"
-	fi
+# the whole tool under ASan/UBSan on the corrupt and damaged images; the
+# build is build/fsaudit-asan, remade by make when a source changes.  When
+# it fails, a probe tells a compiler without the sanitizer runtime (skip)
+# from a broken build (failure).
+asan=
+if [ "${FSAUDIT_NO_ASAN:-}" != "" ]; then
+	asan_skip=1
+elif make -s -C "$here" CC=gcc fsaudit-asan >"$tmp/asan.log" 2>&1 && [ -x "$here/build/fsaudit-asan" ]; then
+	asan_skip=0 asan=$here/build/fsaudit-asan
+elif echo 'int main(void){return 0;}' | gcc -fsanitize=address,undefined -x c -o "$tmp/asan-probe" - 2>/dev/null; then
+	asan_skip=0
 else
+	asan_skip=1
+fi
+if [ $asan_skip = 1 ]; then
 	skip "ASan/UBSan build on every image and damaged copies" "no sanitizer runtime"
 	skip "ASan/UBSan build on the mount table fixtures" "no sanitizer runtime"
+elif [ -n "$asan" ]; then
+	# a-ext.*, a-xfs.*, a-rfs.*: made with the corrupt images
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
+		"$asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
+	rc=$?
+	[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
+	check "ASan/UBSan build on every image and damaged copies (exit $rc)" $? "$tmp/asan.out"
+	ASAN_OPTIONS=detect_leaks=1 "$asan" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -J >"$tmp/asan.out" 2>&1
+	rc=$?
+	[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
+	check "ASan/UBSan build on the mount table fixtures (exit $rc)" $? "$tmp/asan.out"
+else
+	notok "ASan/UBSan build" "$tmp/asan.log"
 fi
+rm -f a-*
 
 # ---------------------------------------------------------------- issue 15
 # shellcheck source=tests/admin.sh
