@@ -1,8 +1,9 @@
 #!/bin/bash
 # fsaudit test suite: prints TAP version 13 on stdout, exits non-zero on any
-# failure.  Images are made with real mkfs tools in a temporary directory
-# (never mounted); fsaudit runs from there with relative names, against
-# fixture sysroots, so the output is deterministic.
+# failure.  Images are made with real mkfs tools (once per recipe: see
+# tests/imgcache.sh) and copied to a temporary directory (never mounted);
+# fsaudit runs from there with relative names, against fixture sysroots, so
+# the output is deterministic.
 #
 #   tests/run.sh            run
 #   tests/run.sh --update   rewrite tests/expected/ from the current output
@@ -81,13 +82,15 @@ ALLCOLS=SOURCE,TARGET,FSTYPE,FORMAT,VERSION,LABEL,INODE-SIZE,TIME-MIN,TIME-MAX,T
 if [ -x "$bin" ]; then ok "fsaudit is built"; else notok "fsaudit is built"; fi
 
 # ---------------------------------------------------------------- images
+# mkimages.sh through imgcache.sh: made once per recipe (the script, the
+# mkfs tools' versions) in build/test-images/, copied here
 img=$tmp/img
-"$here/tests/mkimages.sh" "$img" >"$tmp/images.txt" 2>"$tmp/images.err"
+"$here/tests/imgcache.sh" "$img" >"$tmp/images.txt" 2>"$tmp/images.err"
 check "mkimages.sh makes the image matrix" $? "$tmp/images.err"
 empty=$tmp/empty-root
 mkdir -p "$empty"
 cd "$img" || exit 2
-md5sum ./*.img >"$tmp/md5.before" 2>/dev/null
+python3 "$here/tests/imgsum.py" ./*.img >"$tmp/md5.before" 2>/dev/null
 
 # ---------------------------------------------------------------- matrix
 # every image's table and JSON first, then the JSON files in one valid_json
@@ -411,7 +414,7 @@ for c in "${flipcases[@]}"; do
 done
 
 # ---------------------------------------------------------------- read-only
-md5sum ./*.img >"$tmp/md5.after" 2>/dev/null
+python3 "$here/tests/imgsum.py" ./*.img >"$tmp/md5.after" 2>/dev/null
 cmp -s "$tmp/md5.before" "$tmp/md5.after"
 check "images are unchanged after all runs (read-only)" $?
 
