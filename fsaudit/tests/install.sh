@@ -32,6 +32,26 @@ dpkg_retry() {
 	return $rc
 }
 
+# deb_key DIR: the md5 of what a package built from the source in DIR
+# depends on: that source (names, modes, contents; not times), the version
+# of every installed package (dpkg-query -W: dpkg-dev, debhelper, the
+# compiler, the libraries, lintian and their data), the environment the
+# build tools read, the configuration files of dpkg-buildflags, the vendor
+# and lintian, the architecture and the user.
+deb_key() {
+	{
+		tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | md5sum
+		dpkg-query -W
+		env | grep -E '^(DEB_|DH_|DPKG_|LINTIAN_|SOURCE_DATE_EPOCH=|CC=|CXX=|CPP=|CFLAGS=|CPPFLAGS=|CXXFLAGS=|LDFLAGS=|PATH=|LANG=|LANGUAGE=|LC_|TZ=|XDG_CONFIG_HOME=|HOME=)' | sort
+		for f in /etc/dpkg/buildflags.conf "${XDG_CONFIG_HOME:-$HOME/.config}/dpkg/buildflags.conf" \
+		         /etc/dpkg/origins/default /etc/lintianrc "$HOME/.lintianrc" \
+		         "${XDG_CONFIG_HOME:-$HOME/.config}/lintian/lintianrc" /etc/os-release; do
+			echo "== $f $(readlink -f "$f" 2>/dev/null)"; cat "$f" 2>/dev/null
+		done
+		dpkg --print-architecture; uname -m; id -u
+	} 2>&1 | md5sum | cut -d' ' -f1
+}
+
 # The installed paths every test checks, relative to PREFIX
 rel_files="bin/fsaudit share/man/man8/fsaudit.8 share/bash-completion/completions/fsaudit
 libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer"
@@ -216,11 +236,35 @@ if ! command -v dpkg-buildpackage >/dev/null || ! command -v dh >/dev/null; then
 	skip "Debian package: dpkg-buildpackage -us -uc -b" "dpkg-dev or debhelper not installed"
 	deb=""
 else
-	(cd "$b/fsaudit" && DEB_BUILD_OPTIONS="parallel=1" dpkg-buildpackage -us -uc -b) >"$tmp/deb.log" 2>&1
-	rc=$?
+	# Built once per set of inputs (deb_key): a build from the same inputs is
+	# taken from build/deb-cache (the .deb files, .changes, .buildinfo, the
+	# build log), and lintian's verdict on those very files too; dpkg -i, the
+	# installed package's tests and the purge below run every time.
+	dcache=$here/build/deb-cache
+	mkdir -p "$here/build"
+	exec 8>>"$dcache.lock" && flock 8
+	key=$(deb_key "$b/fsaudit")
+	if [ "$(cat "$dcache/key" 2>/dev/null)" = "$key" ] && ls "$dcache"/fsaudit_*_*.deb >/dev/null 2>&1; then
+		cp -p "$dcache"/*.deb "$dcache"/*.changes "$dcache"/*.buildinfo "$b/"
+		cp "$dcache/deb.log" "$tmp/deb.log"
+		rc=0
+		echo "# Debian package: from build/deb-cache, built $(cat "$dcache/date") from the same inputs (key $key)" >>"$tmp/deb.note"
+	else
+		(cd "$b/fsaudit" && DEB_BUILD_OPTIONS="parallel=1" dpkg-buildpackage -us -uc -b) >"$tmp/deb.log" 2>&1
+		rc=$?
+		rm -rf "$dcache" "$dcache.new"
+		if [ $rc = 0 ] && mkdir -p "$dcache.new" &&
+		   cp -p "$b"/*.deb "$b"/*.changes "$b"/*.buildinfo "$tmp/deb.log" "$dcache.new/" &&
+		   date -u '+%Y-%m-%d %H:%M:%S UTC' >"$dcache.new/date" && echo "$key" >"$dcache.new/key"; then
+			mv "$dcache.new" "$dcache"
+		else
+			rm -rf "$dcache.new"
+		fi
+	fi
 	deb=$(ls "$b"/fsaudit_*_*.deb 2>/dev/null | head -1)
 	[ $rc = 0 ] && [ -n "$deb" ]
 	check "Debian package: dpkg-buildpackage -us -uc -b" $? "$tmp/deb.log"
+	[ ! -s "$tmp/deb.note" ] || cat "$tmp/deb.note" >>"$results"
 fi
 
 if [ -n "$deb" ]; then
@@ -254,9 +298,24 @@ if [ -n "$deb" ]; then
 	check "Debian package: contents" $? "$tmp/contents.diff"
 
 	if command -v lintian >/dev/null; then
-		# errors and warnings fail; info and pedantic tags are printed below
-		lintian --pedantic -I --fail-on error,warning "$b"/fsaudit_*.changes >"$tmp/lintian.out" 2>&1
-		rc=$?
+		# errors and warnings fail; info and pedantic tags are printed below.
+		# Its verdict is a function of the files it reads (the .changes and
+		# what it lists), its version and configuration (in deb_key): kept
+		# in build/deb-cache with the md5sums of those files.
+		lopts="--pedantic -I --fail-on error,warning"
+		lkey=$( { echo "$key $lopts"; cd "$b" && md5sum ./*.changes ./*.buildinfo ./*.deb; } | md5sum | cut -d' ' -f1)
+		if [ -d "$dcache" ] && [ "$(cat "$dcache/lintian.key" 2>/dev/null)" = "$lkey" ]; then
+			cp "$dcache/lintian.out" "$tmp/lintian.out"
+			rc=$(cat "$dcache/lintian.rc")
+		else
+			# shellcheck disable=SC2086
+			lintian $lopts "$b"/fsaudit_*.changes >"$tmp/lintian.out" 2>&1
+			rc=$?
+			if [ -d "$dcache" ] && [ "$(cat "$dcache/key" 2>/dev/null)" = "$key" ]; then
+				cp "$tmp/lintian.out" "$dcache/lintian.out" && echo "$rc" >"$dcache/lintian.rc" &&
+					echo "$lkey" >"$dcache/lintian.key"
+			fi
+		fi
 		grep -v 'running with root privileges is not recommended' "$tmp/lintian.out" >"$tmp/lintian.tags"
 		check "Debian package: lintian --fail-on error,warning" $rc "$tmp/lintian.tags"
 		if [ -s "$tmp/lintian.tags" ]; then sed 's/^/# lintian: /' "$tmp/lintian.tags" >>"$results"; fi
@@ -264,6 +323,8 @@ if [ -n "$deb" ]; then
 		skip "Debian package: lintian" "lintian not installed"
 	fi
 fi
+
+exec 8>&-
 
 # ---------------------------------------------------------------- dpkg -i (root)
 # files, symlinks and systemd state the package may touch, to compare
