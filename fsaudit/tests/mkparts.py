@@ -10,6 +10,8 @@ import struct
 import subprocess
 import sys
 
+from corrupt import data_segments, write_sparse
+
 d = sys.argv[1]
 os.chdir(d)
 made = []
@@ -25,11 +27,25 @@ def sfdisk(img, size, script):
     return {int(p["node"][len(img):]): p for p in json.loads(out)["partitiontable"]["partitions"]}
 
 
+BLOCK = 65536
+
+
+def write_at(f, off, data):
+    """DATA at OFF in F, block by block, skipping the blocks F already holds
+    (zeros over a hole): the same bytes as f.write, and holes stay holes."""
+    mv = memoryview(data)
+    for i in range(0, len(mv), BLOCK):
+        chunk = mv[i:i + BLOCK]
+        f.seek(off + i)
+        if f.read(len(chunk)) != chunk:
+            f.seek(off + i)
+            f.write(chunk)
+
+
 def put(img, fs, sector):
     data = open(fs, "rb").read()
     with open(img, "r+b") as f:
-        f.seek(sector * 512)
-        f.write(data)
+        write_at(f, sector * 512, data)
 
 
 M = 1 << 20
@@ -55,11 +71,10 @@ made.append("gpt-ok.img")
 
 def mbr(img, size, entries, fill=()):
     """entries: (type, start, nsectors); fill: (image, start sector)"""
-    with open(img, "wb") as f:
+    with open(img, "w+b") as f:
         f.truncate(size)
         for fs, start in fill:
-            f.seek(start * 512)
-            f.write(open(fs, "rb").read())
+            write_at(f, start * 512, open(fs, "rb").read())
         f.seek(446)
         for t, start, n in entries:
             f.write(struct.pack("<B3sB3sII", 0, b"\0\0\0", t, b"\0\0\0", start, n))
@@ -93,10 +108,17 @@ made.append("gpt-many.img")
 # and with both headers damaged
 for name, offs in (("gpt-badprimary.img", [512 + 16]),
                    ("gpt-badboth.img", [512 + 16, 40 * M - 512 + 16])):
-    data = bytearray(open("gpt.img", "rb").read())
-    for o in offs:
-        data[o] ^= 0xff      # header CRC32
-    open(name, "wb").write(data)
+    size, segs = data_segments("gpt.img")
+    with open("gpt.img", "rb") as f:
+        flips = []
+        for o in offs:
+            f.seek(o)
+            flips.append((o, bytes([f.read(1)[0] ^ 0xff])))     # header CRC32
+    write_sparse(name, size, segs)
+    with open(name, "r+b") as f:
+        for o, b in flips:
+            f.seek(o)
+            f.write(b)
     made.append(name)
 
 print("\n".join(made))
