@@ -45,7 +45,7 @@ for nm in "${hostile[@]}"; do
 	done
 done
 (cd names && "$bin" --sysroot "$empty" -J -o SOURCE,REMEDY -- * >"$tmp/names.json" 2>"$tmp/names.err")
-python3 - "$tmp/names.json" "$tmp/names.txt" <<'EOF' >"$tmp/names.log" 2>&1
+py - "$tmp/names.json" "$tmp/names.txt" <<'EOF' >"$tmp/names.log" 2>&1
 import json, re, subprocess, sys
 d = json.load(open(sys.argv[1]))["filesystems"]
 out = open(sys.argv[2], "w")
@@ -76,7 +76,7 @@ rm -rf names
 # ---------------------------------------------------------------- partitioned images
 mkdir -p parts
 cp --sparse=always ext4-128.img ext4-256.img xfs-v4.img vfat16.img ext2-rev0.img reiserfs-3.6.img parts/
-if command -v sfdisk >/dev/null && (cd parts && python3 "$here/tests/mkparts.py" . >"$tmp/parts.list" 2>"$tmp/parts.err"); then
+if command -v sfdisk >/dev/null && (cd parts && py "$here/tests/mkparts.py" . >"$tmp/parts.list" 2>"$tmp/parts.err"); then
 	ok "mkparts.py makes partitioned images with sfdisk (GPT, MBR, hostile tables)"
 	cd parts || exit 2
 	PCOLS=SOURCE,FSTYPE,FORMAT,TIME-MAX,VERDICT,REMOVAL,REMEDY,NOTES
@@ -103,7 +103,7 @@ if command -v sfdisk >/dev/null && (cd parts && python3 "$here/tests/mkparts.py"
 	# and the ASan build's inputs: one corrupt.py run
 	printf '%s\tf-%s\tflips\t11\t40\t16\t17408\n' gpt.img gpt mbr.img mbr >"$tmp/parts.jobs"
 	[ -z "$asan" ] || printf '%s\ta-%s\tflips\t5\t20\t32\t17408\n' gpt.img gpt mbr.img mbr >>"$tmp/parts.jobs"
-	python3 "$here/tests/corrupt.py" --batch "$tmp/parts.jobs" 2>"$tmp/parts.corrupt.err"
+	py "$here/tests/corrupt.py" --batch "$tmp/parts.jobs" 2>"$tmp/parts.corrupt.err"
 	for base in gpt mbr; do
 		"$bin" --sysroot "$empty" -o SOURCE,VERDICT f-$base.* >"$tmp/flip.out" 2>&1
 		rc=$?
@@ -140,7 +140,7 @@ st "directories: with --unreadable-unknown it is unknown" 0 --sysroot "$rA" -F "
 # c-utf8: an ext4 label that is not UTF-8, made with run.sh's corrupt images
 cp --sparse=always ext4-256.img "$(printf 'bad\377na\303me.img')"
 "$bin" --sysroot "$empty" -J -o SOURCE,LABEL,S-TIME-MAX c-utf8 btrfs.img ntfs.img ext4-256.img bad*me.img >"$tmp/out.json" 2>&1
-python3 - "$tmp/out.json" <<'EOF' >"$tmp/json.err" 2>&1
+py - "$tmp/out.json" <<'EOF' >"$tmp/json.err" 2>&1
 import json, sys
 raw = open(sys.argv[1], "rb").read()
 d = json.loads(raw.decode("utf-8"))            # strict: fails on invalid UTF-8
@@ -160,7 +160,7 @@ grep -qx '9223372036854775807' "$tmp/out"
 check "raw output keeps big integers as plain numbers" $? "$tmp/out"
 rm -f c-utf8 bad*me.img
 "$bin" -H -J >"$tmp/out.json" 2>&1
-python3 -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["name"]=="REMEDY" and c["type"]=="string" for c in d["columns"])' "$tmp/out.json" >"$tmp/json.err" 2>&1
+py -c 'import json,sys; d=json.load(open(sys.argv[1])); assert any(c["name"]=="REMEDY" and c["type"]=="string" for c in d["columns"])' "$tmp/out.json" >"$tmp/json.err" 2>&1
 check "-H -J lists the columns in JSON" $? "$tmp/json.err"
 "$bin" -J -H >"$tmp/out2.json" 2>&1
 cmp -s "$tmp/out.json" "$tmp/out2.json"
@@ -250,7 +250,7 @@ if [ -n "$exporter" ] && command -v curl >/dev/null; then
 	cp "$tmp/prom/images.prom" "$tmp/textfile/fsaudit.prom"
 	"$bin" --sysroot "$rB" -F "$fix/basic.mountinfo" --prometheus >"$tmp/textfile/fsaudit-mounted.prom" 2>/dev/null
 	sed -i 's/^fsaudit_/fsaudit_mounted_/;s/^# \(HELP\|TYPE\) fsaudit_/# \1 fsaudit_mounted_/' "$tmp/textfile/fsaudit-mounted.prom"
-	port=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
+	port=$(py -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1]); s.close()')
 	timeout 60 "$exporter" --web.listen-address="127.0.0.1:$port" --collector.disable-defaults \
 		--collector.textfile --collector.textfile.directory="$tmp/textfile" >"$tmp/exporter.log" 2>&1 &
 	epid=$!

@@ -22,6 +22,13 @@ trap 'rm -rf "$tmp"' EXIT
 chmod 755 "$tmp"
 # shellcheck source=tap.sh
 . "$here/tests/tap.sh"
+# py ARGS...: the python3 of PATH, found once (through a wrapper such as
+# pyenv's shim each start cost 0.1 s of CPU), without site-packages (-S:
+# the scripts use the standard library only, and site's imports cost more
+# than most of them)
+PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
+[ -x "$PYTHON" ] || PYTHON=python3
+py() { "$PYTHON" -S "$@"; }
 # compare NAME EXPECTED ACTUAL
 compare() {
 	if [ $update = 1 ]; then
@@ -48,7 +55,7 @@ run_fsaudit() {
 valid_json() {
 	local f
 	for f; do rm -f "$f.valid"; done
-	python3 - "$@" <<'EOF'
+	py - "$@" <<'EOF'
 import json, sys, traceback
 def check(path):
     d = json.load(open(path))
@@ -90,7 +97,7 @@ check "mkimages.sh makes the image matrix" $? "$tmp/images.err"
 empty=$tmp/empty-root
 mkdir -p "$empty"
 cd "$img" || exit 2
-python3 "$here/tests/imgsum.py" ./*.img >"$tmp/md5.before" 2>/dev/null
+py "$here/tests/imgsum.py" ./*.img >"$tmp/md5.before" 2>/dev/null
 
 # ---------------------------------------------------------------- matrix
 # every image's table and JSON first, then the JSON files in one valid_json
@@ -386,7 +393,7 @@ job xfs-v4.img a-xfs flips 7 20 32 4096
 job reiserfs-3.6.img a-rfs flips 7 20 32 70000
 job ext4-256.img c-utf8 set 1024+0x78 '<Q' 0x41c328ff80fe61
 
-python3 "$here/tests/corrupt.py" --batch "$tmp/corrupt.jobs" 2>"$tmp/corrupt.err"
+py "$here/tests/corrupt.py" --batch "$tmp/corrupt.jobs" 2>"$tmp/corrupt.err"
 : >"$tmp/corrupt.out"
 for c in "${ccases[@]}"; do
 	IFS=$TAB read -r -a a <<<"$c"
@@ -414,7 +421,7 @@ for c in "${flipcases[@]}"; do
 done
 
 # ---------------------------------------------------------------- read-only
-python3 "$here/tests/imgsum.py" ./*.img >"$tmp/md5.after" 2>/dev/null
+py "$here/tests/imgsum.py" ./*.img >"$tmp/md5.after" 2>/dev/null
 cmp -s "$tmp/md5.before" "$tmp/md5.after"
 check "images are unchanged after all runs (read-only)" $?
 
