@@ -7,13 +7,12 @@ runs=$1; shift
 here=$(pwd)
 work=$here/build/fuzz-work
 mkdir -p "$work"
-# seed images, remade when tests/mkimages.sh changes
-stamp=$(md5sum tests/mkimages.sh | cut -d' ' -f1)
-if [ "$(cat "$work/images/.done" 2>/dev/null)" != "$stamp" ]; then
-	rm -rf "$work/images"
-	./tests/mkimages.sh "$work/images" >/dev/null || exit 2
-	echo "$stamp" >"$work/images/.done"
-fi
+# seed images: the test matrix (tests/imgcache.sh: made once per recipe),
+# copied for this run (concurrent runs must not share it)
+images=$work/images.$$
+rm -rf "$work/images"	# the cache of earlier versions of this script
+trap 'rm -rf "$images"' EXIT
+./tests/imgcache.sh "$images" >/dev/null || exit 2
 
 # prober -> images (by name prefix) and the longest input worth trying
 seeds_for() {
@@ -47,16 +46,18 @@ for p in "$@"; do
 	rm -rf "$corpus"; mkdir -p "$corpus"
 	ml=$(max_len_for "$p")
 	for pat in $(seeds_for "$p"); do
-		for img in "$work"/images/$pat; do
+		for img in "$images"/$pat; do
 			[ -f "$img" ] || continue
-			head -c "$ml" "$img" >"$corpus/$(basename "$img")"
+			head -c "$ml" "$img" >"$corpus/${img##*/}"
 		done
 	done
 	log=$work/$p.log
 	nseeds=$(ls "$corpus" | wc -l)
 	start=$(date +%s)
+	# -print_funcs=0: no NEW_FUNC lines, each an llvm-symbolizer run (a
+	# crash is still symbolized)
 	(cd "$work" && "$here/build/fuzz-$p" -runs="$runs" -max_len="$ml" -rss_limit_mb=2048 \
-		-print_final_stats=1 -artifact_prefix="$work/crash-$p-" "$corpus") >"$log" 2>&1
+		-print_final_stats=1 -print_funcs=0 -artifact_prefix="$work/crash-$p-" "$corpus") >"$log" 2>&1
 	rc=$?
 	end=$(date +%s)
 	execs=$(sed -n 's/^stat::number_of_executed_units: *//p' "$log" | tail -1)

@@ -61,9 +61,8 @@ def write_sparse(dst, size, segs, patch=None):
     (holes), then PATCH (offset, bytes) written over them."""
     with open(dst, "wb") as f:
         for start, data in segs:
-            mv = memoryview(data)[:max(0, size - start)]
-            for i in range(0, len(mv), BLOCK):
-                chunk = mv[i:i + BLOCK]
+            for i in range(0, min(len(data), size - start), BLOCK):
+                chunk = data[i:min(i + BLOCK, size - start)]    # bytes: == is memcmp
                 if chunk != ZERO[:len(chunk)]:
                     f.seek(start + i)
                     f.write(chunk)

@@ -33,9 +33,8 @@ BLOCK = 65536
 def write_at(f, off, data):
     """DATA at OFF in F, block by block, skipping the blocks F already holds
     (zeros over a hole): the same bytes as f.write, and holes stay holes."""
-    mv = memoryview(data)
-    for i in range(0, len(mv), BLOCK):
-        chunk = mv[i:i + BLOCK]
+    for i in range(0, len(data), BLOCK):
+        chunk = data[i:i + BLOCK]      # bytes: == is memcmp
         f.seek(off + i)
         if f.read(len(chunk)) != chunk:
             f.seek(off + i)
