@@ -35,14 +35,21 @@ dpkg_retry() {
 # deb_key DIR: the md5 of what a package built from the source in DIR
 # depends on: that source (names, modes, contents; not times), the version
 # of every installed package (dpkg-query -W: dpkg-dev, debhelper, the
-# compiler, the libraries, lintian and their data), the environment the
+# compiler, the libraries, lintian and their data), which build tools PATH
+# finds (path, size, mtime: not PATH itself, which a Python wrapper such as
+# pyenv's changes between make check and a run by hand), the environment the
 # build tools read, the configuration files of dpkg-buildflags, the vendor
 # and lintian, the architecture and the user.
 deb_key() {
 	{
 		tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | md5sum
 		dpkg-query -W
-		env | grep -E '^(DEB_|DH_|DPKG_|LINTIAN_|SOURCE_DATE_EPOCH=|CC=|CXX=|CPP=|CFLAGS=|CPPFLAGS=|CXXFLAGS=|LDFLAGS=|PATH=|LANG=|LANGUAGE=|LC_|TZ=|XDG_CONFIG_HOME=|HOME=)' | sort
+		# shellcheck disable=SC2046
+		stat -L -c '%n %s %Y' $(type -P dpkg-buildpackage dpkg-source dpkg-genbuildinfo dpkg-genchanges \
+			dpkg-gencontrol dpkg-shlibdeps dpkg-deb dh dh_auto_build dh_auto_install dh_installsystemd \
+			dh_strip make cc gcc ld as strip objcopy pkg-config fakeroot perl install sed gzip tar xz \
+			lintian man file)
+		env | grep -E '^(DEB_|DH_|DPKG_|LINTIAN_|SOURCE_DATE_EPOCH=|CC=|CXX=|CPP=|CFLAGS=|CPPFLAGS=|CXXFLAGS=|LDFLAGS=|LANG=|LANGUAGE=|LC_|TZ=|XDG_CONFIG_HOME=|HOME=)' | sort
 		for f in /etc/dpkg/buildflags.conf "${XDG_CONFIG_HOME:-$HOME/.config}/dpkg/buildflags.conf" \
 		         /etc/dpkg/origins/default /etc/lintianrc "$HOME/.lintianrc" \
 		         "${XDG_CONFIG_HOME:-$HOME/.config}/lintian/lintianrc" /etc/os-release; do
