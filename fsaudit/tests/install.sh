@@ -32,14 +32,15 @@ dpkg_retry() {
 	return $rc
 }
 
-# deb_key DIR: the md5 of what a package built from the source in DIR
+# deb_key DIR FILE: the md5 of what a package built from the source in DIR
 # depends on: that source (names, modes, contents; not times), the version
 # of every installed package (dpkg-query -W: dpkg-dev, debhelper, the
 # compiler, the libraries, lintian and their data), which build tools PATH
 # finds (path, size, mtime: not PATH itself, which a Python wrapper such as
 # pyenv's changes between make check and a run by hand), the environment the
 # build tools read, the configuration files of dpkg-buildflags, the vendor
-# and lintian, the architecture and the user.
+# and lintian, the architecture and the user; all that is written to FILE
+# (build/deb-cache/key.in: diff it to see why a package was built again).
 deb_key() {
 	{
 		tar -C "$1" --sort=name --mtime=@0 --owner=0 --group=0 --numeric-owner -cf - . | md5sum
@@ -56,7 +57,8 @@ deb_key() {
 			echo "== $f $(readlink -f "$f" 2>/dev/null)"; cat "$f" 2>/dev/null
 		done
 		dpkg --print-architecture; uname -m; id -u
-	} 2>&1 | md5sum | cut -d' ' -f1
+	} >"$2" 2>&1
+	md5sum <"$2" | cut -d' ' -f1
 }
 
 # The installed paths every test checks, relative to PREFIX
@@ -250,7 +252,7 @@ else
 	dcache=$here/build/deb-cache
 	mkdir -p "$here/build"
 	exec 8>>"$dcache.lock" && flock 8
-	key=$(deb_key "$b/fsaudit")
+	key=$(deb_key "$b/fsaudit" "$tmp/deb.key.in")
 	if [ "$(cat "$dcache/key" 2>/dev/null)" = "$key" ] && ls "$dcache"/fsaudit_*_*.deb >/dev/null 2>&1; then
 		cp -p "$dcache"/*.deb "$dcache"/*.changes "$dcache"/*.buildinfo "$b/"
 		cp "$dcache/deb.log" "$tmp/deb.log"
@@ -262,6 +264,7 @@ else
 		rm -rf "$dcache" "$dcache.new"
 		if [ $rc = 0 ] && mkdir -p "$dcache.new" &&
 		   cp -p "$b"/*.deb "$b"/*.changes "$b"/*.buildinfo "$tmp/deb.log" "$dcache.new/" &&
+		   cp "$tmp/deb.key.in" "$dcache.new/key.in" &&
 		   date -u '+%Y-%m-%d %H:%M:%S UTC' >"$dcache.new/date" && echo "$key" >"$dcache.new/key"; then
 			mv "$dcache.new" "$dcache"
 		else
