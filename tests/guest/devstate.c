@@ -2,14 +2,15 @@
 /*
  * devstate [-n] DEV...: for each block device, one line
  *
- *	DEV rsect=R wsect=W fnv=HASH bytes=N
+ *	DEV rsect=R wsect=W hash=HASH bytes=N
  *
  * R and W: sectors read and written since boot (/sys/class/block/<dev>/stat,
- * fields 3 and 7), taken before the device is hashed; HASH: FNV-1a 64 of the
- * whole device read with O_DIRECT (N bytes).  -n: counters only (fnv=-), so
- * that a read-sector comparison is not disturbed by the hash's own reads.
+ * fields 3 and 7), taken before the device is hashed; HASH: dev_hash() (64 bit,
+ * guest.h) of the whole device read with O_DIRECT (N bytes).  -n: counters
+ * only (hash=-), so that a read-sector comparison is not disturbed by the
+ * hash's own reads.
  *
- * "Nothing written" (issue 14): compare fnv and wsect before and after; under
+ * "Nothing written" (issue 14): compare hash and wsect before and after; under
  * deny of a deprecated type also rsect, between two -n calls.  Exit status 1
  * if a device cannot be read.
  */
@@ -38,16 +39,16 @@ int main(int argc, char **argv)
 			continue;
 		}
 		if (nohash) {
-			printf("%s rsect=%llu wsect=%llu fnv=- bytes=-\n", argv[i], rd, wr);
+			printf("%s rsect=%llu wsect=%llu hash=- bytes=-\n", argv[i], rd, wr);
 			continue;
 		}
-		err = dev_fnv(argv[i], &h, &bytes);
+		err = dev_hash(argv[i], &h, &bytes);
 		if (err) {
 			fprintf(stderr, "devstate: %s: %s\n", argv[i], strerror(-err));
 			rc = 1;
 			continue;
 		}
-		printf("%s rsect=%llu wsect=%llu fnv=%016llx bytes=%llu\n", argv[i], rd, wr, h, bytes);
+		printf("%s rsect=%llu wsect=%llu hash=%016llx bytes=%llu\n", argv[i], rd, wr, h, bytes);
 	}
 	return rc;
 }

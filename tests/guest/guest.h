@@ -210,14 +210,21 @@ static inline int dev_sectors(const char *dev, unsigned long long *rd, unsigned 
 }
 
 /*
- * FNV-1a (64 bit) of the whole device @dev, read with O_DIRECT (XFS writes
- * through its own buffer cache, the block device's page cache may be stale).
+ * A 64-bit hash of the whole device @dev, read with O_DIRECT (XFS writes
+ * through its own buffer cache, the block device's page cache may be stale),
+ * 1 MiB at a time.  Per 8-byte word w (little endian): h = (h ^ w) * FNV's
+ * 64-bit prime, then h ^= h >> 32 (the high half folded back, so that every
+ * bit of every word reaches every bit of h; each step is a bijection of h,
+ * so a change of one word always changes the hash).  A word at a time, not
+ * FNV-1a's byte: 8 times fewer steps, which under TCG is most of the cost.
+ * A device size that is not a multiple of 8 is hashed with zero padding.
  * The read itself adds the device's size to its read-sector counter: take
  * dev_sectors() first.  Return: 0, or -errno.
  */
-static inline int dev_fnv(const char *dev, unsigned long long *hash, unsigned long long *bytes)
+static inline int dev_hash(const char *dev, unsigned long long *hash, unsigned long long *bytes)
 {
-	unsigned long long h = 0xcbf29ce484222325ULL;
+	const unsigned long long prime = 0x100000001b3ULL;
+	unsigned long long h = 0xcbf29ce484222325ULL, w;
 	unsigned char *buf;
 	ssize_t n, i;
 	int fd = open(dev, O_RDONLY | O_DIRECT | O_CLOEXEC), err;
@@ -225,13 +232,18 @@ static inline int dev_fnv(const char *dev, unsigned long long *hash, unsigned lo
 	*bytes = 0;
 	if (fd < 0)
 		return -errno;
-	if (posix_memalign((void **)&buf, 4096, 1 << 16)) {
+	if (posix_memalign((void **)&buf, 4096, 1 << 20)) {
 		close(fd);
 		return -ENOMEM;
 	}
-	while ((n = read(fd, buf, 1 << 16)) > 0) {
-		for (i = 0; i < n; i++)
-			h = (h ^ buf[i]) * 0x100000001b3ULL;
+	while ((n = read(fd, buf, 1 << 20)) > 0) {
+		for (i = n; i % 8; i++)
+			buf[i] = 0;
+		for (i = 0; i < n; i += 8) {
+			memcpy(&w, buf + i, 8);
+			h = (h ^ w) * prime;
+			h ^= h >> 32;
+		}
 		*bytes += n;
 	}
 	err = n < 0 ? -errno : 0;

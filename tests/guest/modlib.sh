@@ -88,5 +88,5 @@ kmsg_has() {
 	fi
 }
 
-# devstate fields: field NAME LINE (rsect, wsect, fnv)
+# devstate fields: field NAME LINE (rsect, wsect, hash)
 field() { echo "$2" | tr ' ' '\n' | sed -n "s/^$1=//p"; }

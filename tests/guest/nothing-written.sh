@@ -68,7 +68,7 @@ for img in $imgs; do
 	n1=$(devstate -n $dev)
 	s1=$(devstate $dev)
 	expect "$img ($mode): nothing written (write sectors, whole device)" \
-		"$(field wsect "$s0") $(field fnv "$s0")" "$(field wsect "$s1") $(field fnv "$s1")"
+		"$(field wsect "$s0") $(field hash "$s0")" "$(field wsect "$s1") $(field hash "$s1")"
 	if [ $mode = deny ] && { [ "$I_ITEM" = reiserfs ] || [ "$I_ITEM" = ext2 ]; }; then
 		expect "$img (deny): the $I_TYPE driver read nothing (read sectors)" "$(field rsect "$n0")" "$(field rsect "$n1")"
 	elif [ $mode = deny ]; then
