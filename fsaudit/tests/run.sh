@@ -61,8 +61,7 @@ run_fsaudit() {
 # valid_json FILE...: one Python run checks them all; FILE.valid gets "ok"
 # or why FILE is not valid fsaudit JSON.  json_ok FILE: it was valid.
 valid_json() {
-	local f
-	for f; do rm -f "$f.valid"; done
+	rm -f "${@/%/.valid}"
 	py - "$@" <<'EOF'
 import json, sys, traceback
 def check(path):
@@ -289,7 +288,6 @@ ccase_run() {
 		"$bin" --sysroot "$empty" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "blkid rc=$?"
 		"$bin" --sysroot "$empty" -t "$type" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "-t rc=$?"
 	} >>"$tmp/corrupt.out"
-	rm -f "c-$cname"
 }
 ccase ext-trunc ext4-256.img ext4 trunc 1500
 ccase ext-zero ext4-256.img ext4 zero 1024 1024
@@ -380,7 +378,6 @@ flips_run() {	# flips IMAGE TYPE RANGE
 	local r1=$?
 	"$bin" --sysroot "$empty" -t "$2" -o VERDICT f-"$base".* >>"$tmp/flip.out" 2>&1
 	local r2=$?
-	rm -f f-"$base".*
 	[ $r1 -le 1 ] && [ $r2 -le 1 ]
 	check "random damage $base (exit $r1/$r2)" $? "$tmp/flip.out"
 }
@@ -419,10 +416,13 @@ job ext4-256.img c-utf8 set 1024+0x78 '<Q' 0x41c328ff80fe61
 
 py "$here/tests/corrupt.py" --batch "$tmp/corrupt.jobs" 2>"$tmp/corrupt.err"
 : >"$tmp/corrupt.out"
+cfiles=()
 for c in "${ccases[@]}"; do
 	IFS=$TAB read -r -a a <<<"$c"
 	ccase_run "${a[@]}"
+	cfiles+=("c-${a[0]}")
 done
+rm -f "${cfiles[@]}"
 if [ $nskip = 0 ]; then
 	compare "corrupt images: truncated, zeroed and hostile fields give unknown, never a crash" "$exp/corrupt.txt" "$tmp/corrupt.out"
 else
@@ -443,6 +443,7 @@ for c in "${flipcases[@]}"; do
 	IFS=$TAB read -r -a a <<<"$c"
 	flips_run "${a[@]}"
 done
+rm -f f-*
 
 # ---------------------------------------------------------------- read-only
 py "$here/tests/imgsum.py" ./*.img >"$tmp/md5.after" 2>/dev/null
