@@ -25,9 +25,10 @@ key=$({
 	for t in $tools; do command -v "$t" || echo "$t: none"; done | xargs stat -L -c '%n %s %Y' 2>&1
 } | md5sum | cut -d' ' -f1)
 
-mkdir -p "$(dirname "$cache")" || exit 2
-exec 9>>"$cache.lock" || exit 2
-flock 9 || exit 2
+# no cache where it cannot be written (another user's tree): as mkimages.sh
+if ! { mkdir -p "$(dirname "$cache")" && exec 9>>"$cache.lock" && flock 9; } 2>/dev/null; then
+	exec "$here/tests/mkimages.sh" "$dir"
+fi
 if [ "$(cat "$cache/key" 2>/dev/null)" != "$key" ]; then
 	rm -rf "$cache" "$cache.new"
 	mkdir -p "$cache.new"
