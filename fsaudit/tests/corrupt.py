@@ -25,6 +25,8 @@ import random
 import struct
 import sys
 
+from imgsum import data_ranges
+
 BLOCK = 65536
 ZERO = bytes(BLOCK)
 
@@ -37,19 +39,12 @@ def data_segments(path):
     """(size, [(offset, bytes)]): the file's data outside its holes (SEEK_DATA);
     the whole file as one segment where holes cannot be asked for."""
     with open(path, "rb") as f:
-        fd = f.fileno()
-        size = os.fstat(fd).st_size
-        segs, off = [], 0
+        size = os.fstat(f.fileno()).st_size
         try:
-            while off < size:
-                try:
-                    start = os.lseek(fd, off, os.SEEK_DATA)
-                except OSError:     # ENXIO: only a hole is left
-                    break
-                end = os.lseek(fd, start, os.SEEK_HOLE)
-                os.lseek(fd, start, os.SEEK_SET)
+            segs = []
+            for start, end in data_ranges(f):
+                f.seek(start)
                 segs.append((start, f.read(end - start)))
-                off = end
         except (AttributeError, OSError):
             f.seek(0)
             segs = [(0, f.read())]
