@@ -607,14 +607,22 @@ static bool judge(const struct image *im, int op, int mode, struct outcome *o, b
 	}
 	/* Counter bounds: mounts only for mount attempts */
 	if (!op_reconf(op)) {
-		bool pre = im->type_item >= 0 && mode == RO && op_rw(op) && o->r == -EACCES;
+		/*
+		 * Refused by fs_deprecation_precheck() before fill_super: a
+		 * deprecated type under deny (every mount, EPERM) or under ro
+		 * (read-write, EACCES).  It counts the item's mounts, never
+		 * y2038's: there is no superblock yet, so no time limits.
+		 */
+		bool pre = im->type_item >= 0 &&
+			   ((mode == DENY && o->r == -EPERM) ||
+			    (mode == RO && op_rw(op) && o->r == -EACCES));
 
 		if (im->item >= 0) {
 			mounts_max[im->item]++;
 			mounts_min[im->item] += !o->r || policy_refusal;
 		}
 		if (im->limited) {
-			mounts_max[C_Y2038]++;
+			mounts_max[C_Y2038] += !pre;
 			mounts_min[C_Y2038] += !o->r || (policy_refusal && !pre);
 		}
 	}
