@@ -66,6 +66,9 @@ rel_files="bin/fsaudit share/man/man8/fsaudit.8 share/bash-completion/completion
 libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer"
 
 # ---------------------------------------------------------------- make install
+# The Makefile's defaults are what is checked: the installation variables
+# from the caller's environment (perf record sets PREFIX=/usr) do not apply.
+unset PREFIX BINDIR LIBEXECDIR MANDIR BASHCOMPDIR SYSTEMDUNITDIR DESTDIR
 d=$tmp/destdir
 make -s -C "$here" install DESTDIR="$d" >"$tmp/install.log" 2>&1
 rc=$?
