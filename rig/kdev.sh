@@ -1,11 +1,46 @@
 #!/bin/sh
-# Make the kernel development tree build/kdev: the pristine Debian source as
-# the base commit (tag "pristine") and kernel/patches applied as commits.
-# Edit and commit there, then regenerate the series with
-#   git -C build/kdev format-patch --cover-letter -o kernel/patches pristine..HEAD
+# The kernel development tree, build/kdev by default:
+#
+#   rig/kdev.sh [DIR]          make DIR: the pristine Debian source as the base
+#                              commit (tag "pristine"), kernel/patches applied
+#                              as commits, and the cover letter's subject and
+#                              text as the branch's description
+#   rig/kdev.sh --regen [DIR]  write kernel/patches again from DIR's commits
+#                              pristine..HEAD, the cover letter from the
+#                              branch's description (edit it with
+#                              git branch --edit-description) with format-patch's
+#                              shortlog and diffstat
+#
+# Edit and commit in DIR (git rebase -i pristine for a patch in the middle),
+# then --regen; the rig builds from kernel/patches alone.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
+regen=
+if [ "${1:-}" = --regen ]; then
+	regen=1
+	shift
+fi
 dir=${1:-$top/build/kdev}
+case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+cover=$top/kernel/patches/0000-cover-letter.patch
+
+if [ -n "$regen" ]; then
+	[ -d "$dir/.git" ] || { echo "rig/kdev: $dir is not a git tree made by rig/kdev.sh" >&2; exit 1; }
+	branch=$(git -C "$dir" symbolic-ref --short HEAD)
+	git -C "$dir" config "branch.$branch.description" >/dev/null ||
+		{ echo "rig/kdev: branch $branch of $dir has no description (the cover letter)" >&2; exit 1; }
+	out=$(mktemp -d)
+	trap 'rm -rf "$out"' EXIT
+	git -C "$dir" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject \
+		-o "$out" pristine..HEAD
+	# The whole series is written again: a patch renamed or dropped in DIR
+	# leaves no stale file behind.
+	rm -f "$top"/kernel/patches/*.patch
+	cp "$out"/*.patch "$top/kernel/patches/"
+	ls "$top/kernel/patches" | sed 's/^/rig\/kdev: /'
+	exit 0
+fi
+
 [ -e "$dir" ] && { echo "rig/kdev: $dir exists; not touching it" >&2; exit 1; }
 ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
 mkdir -p "$dir.tmp"
@@ -19,5 +54,19 @@ git commit -qm "linux-source-6.12 $ver (Debian, pristine)"
 git tag pristine
 if ls "$top"/kernel/patches/*.patch >/dev/null 2>&1; then
 	git am -q $(ls "$top"/kernel/patches/*.patch | grep -v '/0000-cover-letter.patch$')
+fi
+if [ -f "$cover" ]; then
+	# The description: the subject without "[PATCH 00/NN] ", a blank line,
+	# the text up to format-patch's shortlog ("Author (N):").
+	awk '
+		/^Subject: / && !subj { sub(/^Subject: \[PATCH [0-9]+\/[0-9]+\] /, ""); s = $0; subj = insubj = 1; next }
+		insubj && /^ / { s = s $0; next }	# a folded subject line
+		insubj { print s; insubj = 0 }
+		subj && !body && /^$/ { body = 1; print ""; next }
+		body && /^[^ ].* \([0-9]+\):$/ { exit }
+		body { print }
+	' "$cover" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$dir/.git/cover-description"
+	git config "branch.$(git symbolic-ref --short HEAD).description" "$(cat "$dir/.git/cover-description")"
+	rm -f "$dir/.git/cover-description"
 fi
 git log --oneline pristine..HEAD
