@@ -351,6 +351,7 @@ def groups():
             "expect_panic": s.get("expect_panic", ""),
             "flavour": s.get("flavour", ""),
             "extras": s.getboolean("extras", False) or bool(s.get("selftest", "")),
+            "sleeps": s.getboolean("sleeps", False),
         }
         if debug_mode():
             out[name]["timeout"] *= timeout_scale()
@@ -656,18 +657,22 @@ def _last_times():
 
 
 def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None, icount=False,
-         writable=()):
-    """Boot once (waiting for a free slot, see _BootSlots); returns dict(console,
-    results, status, timed_out, seconds, cpu, run_dir)."""
+         writable=(), sleeps=False):
+    """Boot once (waiting for a free slot, see _BootSlots; SLEEPS: a boot that
+    mostly sleeps takes none); returns dict(console, results, status,
+    timed_out, seconds, cpu, run_dir)."""
     run_dir = run_dir or os.path.join(BUILD, "runs", name)
     key = os.path.basename(run_dir)
     last = _last_times().get(key, _last_times().get(name, 0))
-    _slots.acquire(last)
-    log(f"{time.strftime('%H:%M:%S')} {key}: booting" + (f" (last time {last:.1f} s)" if last else ""))
+    if not sleeps:
+        _slots.acquire(last)
+    log(f"{time.strftime('%H:%M:%S')} {key}: booting" + (f" (last time {last:.1f} s)" if last else "")
+        + (" (sleeps: no CPU slot)" if sleeps else ""))
     try:
         r = _boot(accel, bz, initrd, name, images, cmdline, rtc, timeout, smp, run_dir, icount, writable)
     finally:
-        _slots.release()
+        if not sleeps:
+            _slots.release()
     with _times_lock:
         times = _last_times()
         times[key] = round(r["seconds"], 1)
@@ -964,7 +969,7 @@ def run_groups(names, bz, initrd, allgroups, run_tag="", kernels=None):
             imgs[g["rootfs"]] = prepare_rootfs(accel, bz, initrd, g["rootfs"], images[g["rootfs"]])
             rd, cmdline = None, f"root=/dev/vda init=/init {cmdline}"
         r = boot(accel, bz, rd, n, imgs, cmdline, g["rtc"], g["timeout"], g["smp"],
-                 run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"])
+                 run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g["icount"], sleeps=g["sleeps"])
         log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         return judge(n, r, g["expect_panic"], kmemleak=debug_mode() or g["flavour"].endswith("-debug") or None), r
 
