@@ -24,4 +24,4 @@ ktap_done() { return $KTAP_FAILED; }
 # kmsg_mark / kmsg_since: kernel log lines printed after the mark (no
 # timestamps).  Uses the record count so it works without dmesg -c.
 kmsg_mark() { KMSG_MARK=$(dmesg | wc -l); }
-kmsg_since() { dmesg | tail -n +$((KMSG_MARK + 1)) | sed 's/^\[[ 0-9.]*\] //'; }
+kmsg_since() { dmesg | sed -n "$((KMSG_MARK + 1)),\$ { s/^\[[ 0-9.]*\] //; p; }"; }

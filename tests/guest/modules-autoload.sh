@@ -23,7 +23,7 @@ check_image() {
 	kmsg_mark
 	out=$(fsmnt $how $I_TYPE /dev/img/$img /mnt/a)
 	expect "$img ($how): mounts as $I_TYPE, module $I_MODULE loaded (was $was)" "result: ok $I_MODULE" \
-		"$(echo "$out" | tail -n 1) $(mod_loaded $I_MODULE && echo $I_MODULE)"
+		"$(last_line "$out") $(mod_loaded $I_MODULE && echo $I_MODULE)"
 	if [ -n "$I_ITEM" ]; then
 		line=$(std_line $I_ITEM $I_TYPE $id)
 		kmsg_has "$img ($how): the standard warning in the kernel log" "$line"

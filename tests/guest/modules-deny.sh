@@ -37,7 +37,7 @@ refused() {
 			ktap_fail "$name: the fs_context log gives the reason"
 		fi
 	else
-		expect "$name: mount(2) fails with EPERM" "result: EPERM" "$(echo "$out" | tail -n 1)"
+		expect "$name: mount(2) fails with EPERM" "result: EPERM" "$(last_line "$out")"
 	fi
 	if kmsg_since | grep -qxF "$alt"; then
 		ktap_ok "$name: the kernel log gives the reason"
@@ -66,7 +66,7 @@ expect "ext2 (fs.deprecated_policy=deny): no module loaded by either" "" "$(fs_m
 # A type that is not deprecated still loads and mounts under deny.
 out=$(fsmnt mount ext4 /dev/img/ext4-256 /mnt/a)
 expect "ext4-256 under fs.deprecated_policy=deny: mounts, ext4 autoloaded" "result: ok ext4" \
-	"$(echo "$out" | tail -n 1) $(mod_loaded ext4 && echo ext4)"
+	"$(last_line "$out") $(mod_loaded ext4 && echo ext4)"
 umount /mnt/a 2>/dev/null
 
 # Explicit modprobe by root works; the refusal does not change.

@@ -35,7 +35,7 @@ for c in reiserfs:reiserfs36:reiserfs:ro xfs-v4:xfs-v4:xfs:deny ext4-small-inode
 	umount /mnt/a 2>/dev/null
 	want=$([ $mode = deny ] && echo EPERM || echo EACCES)
 	expect "$it: the kept policy $mode applies after the reload" "result: $want refused=2" \
-		"$(echo "$out" | tail -n 1) refused=$(item $it refused)"
+		"$(last_line "$out") refused=$(item $it refused)"
 	echo default > $DEP/$it/policy
 done
 for c in reiserfs:reiserfs:reiserfs:reiserfs36 xfs-v4:xfs:xfs:xfs-v4 ext4-small-inodes:ext4:ext4:ext4-128; do

@@ -25,14 +25,15 @@ mkdir -p /mnt/a
 for img in $imgs; do
 	image_info $img
 	dev=/dev/img/$img
-	restricted=$([ -n "$I_ITEM" ] || [ $I_Y2038 = 1 ] && echo 1 || echo 0)
+	restricted=0
+	{ [ -n "$I_ITEM" ] || [ $I_Y2038 = 1 ]; } && restricted=1
 	case $img in *-dirty) dirty=1 ;; *) dirty=0 ;; esac
 	s0=$(devstate $dev)
 	n0=$(devstate -n $dev)
 	kmsg_mark
 	if [ $restricted = 0 ]; then
 		out=$(fsmnt mount $I_TYPE $dev /mnt/a)
-		expect "$img (control, $mode): read-write mount(2) succeeds" "result: ok" "$(echo "$out" | tail -n 1)"
+		expect "$img (control, $mode): read-write mount(2) succeeds" "result: ok" "$(last_line "$out")"
 		umount /mnt/a 2>/dev/null
 		s1=$(devstate $dev)
 		if [ $dirty = 1 ]; then
@@ -51,18 +52,18 @@ for img in $imgs; do
 		out=$(fsmnt mount $I_TYPE $dev /mnt/a)
 		out2=$(fsmnt fsopen $I_TYPE $dev /mnt/a)
 		expect "$img (deny): mount(2) and fsopen refused with EPERM" "result: EPERM result: EPERM" \
-			"$(echo "$out" | tail -n 1) $(echo "$out2" | tail -n 1)"
+			"$(last_line "$out") $(last_line "$out2")"
 		umount /mnt/a 2>/dev/null
 	else
 		out=$(fsmnt mount $I_TYPE $dev /mnt/a)
-		ro=$(fsmnt -r mount $I_TYPE $dev /mnt/a | tail -n 1)
+		ro=$(last_line "$(fsmnt -r mount $I_TYPE $dev /mnt/a)")
 		[ "$ro" = "result: ok" ] && ls -lR /mnt/a > /dev/null 2>&1
 		umount /mnt/a 2>/dev/null
 		if [ $dirty = 0 ]; then
 			expect "$img (ro): read-write mount(2) refused with EACCES, read-only mount succeeds" \
-				"result: EACCES result: ok" "$(echo "$out" | tail -n 1) $ro"
+				"result: EACCES result: ok" "$(last_line "$out") $ro"
 		else
-			expect "$img (ro): read-write mount(2) refused with EACCES" "result: EACCES" "$(echo "$out" | tail -n 1)"
+			expect "$img (ro): read-write mount(2) refused with EACCES" "result: EACCES" "$(last_line "$out")"
 		fi
 	fi
 	n1=$(devstate -n $dev)
