@@ -122,7 +122,7 @@ def run(rig, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=Fals
         g = allg[name]
         r = rig.boot(accel, kernel, rig.initrd_for(rd, g), name, {i: images[i] for i in g["images"]}, g["cmdline"], g["rtc"],
                      g["timeout"], g["smp"])
-        rig.log(f"{name}: {r['seconds']:.1f} s ({accel})")
+        rig.log(f"{name}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         return rig.judge(name, r, g["expect_panic"])
 
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
