@@ -112,11 +112,8 @@ if command -v sfdisk >/dev/null && (cd parts && py "$here/tests/mkparts.py" . >"
 		check "partitions: random damage to the $base table, 40 copies (exit $rc)" $? "$tmp/flip.out"
 	done
 	if [ -n "$asan" ]; then
-		ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
-			"$asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
-		rc=$?
-		[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
-		check "partitions: ASan/UBSan build on every partitioned and damaged image (exit $rc)" $? "$tmp/asan.out"
+		asan_check "partitions: ASan/UBSan build on every partitioned and damaged image" \
+			--sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-*
 		rm -f a-*
 	fi
 	cd .. || exit 2

@@ -556,20 +556,25 @@ elif echo 'int main(void){return 0;}' | gcc -fsanitize=address,undefined -x c -o
 else
 	asan_skip=1
 fi
+# asan_check NAME ARG...: the ASan/UBSan build with ARGs exits 0 or 1 and
+# reports nothing (leaks included)
+asan_check() {
+	local name=$1 rc
+	shift
+	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 "$asan" "$@" >"$tmp/asan.out" 2>&1
+	rc=$?
+	[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
+	check "$name (exit $rc)" $? "$tmp/asan.out"
+}
 if [ $asan_skip = 1 ]; then
 	skip "ASan/UBSan build on every image and damaged copies" "no sanitizer runtime"
 	skip "ASan/UBSan build on the mount table fixtures" "no sanitizer runtime"
 elif [ -n "$asan" ]; then
 	# a-ext.*, a-xfs.*, a-rfs.*: made with the corrupt images
-	ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=halt_on_error=1 \
-		"$asan" --sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-* >"$tmp/asan.out" 2>&1
-	rc=$?
-	[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
-	check "ASan/UBSan build on every image and damaged copies (exit $rc)" $? "$tmp/asan.out"
-	ASAN_OPTIONS=detect_leaks=1 "$asan" --sysroot "$rC" -F "$fix/basic.mountinfo" --all -J >"$tmp/asan.out" 2>&1
-	rc=$?
-	[ $rc -le 1 ] && ! grep -q -E 'Sanitizer|runtime error' "$tmp/asan.out"
-	check "ASan/UBSan build on the mount table fixtures (exit $rc)" $? "$tmp/asan.out"
+	asan_check "ASan/UBSan build on every image and damaged copies" \
+		--sysroot "$empty" -J -o "$ALLCOLS" ./*.img a-*
+	asan_check "ASan/UBSan build on the mount table fixtures" \
+		--sysroot "$rC" -F "$fix/basic.mountinfo" --all -J
 else
 	notok "ASan/UBSan build" "$tmp/asan.log"
 fi
