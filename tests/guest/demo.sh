@@ -66,6 +66,22 @@ fstype_of() { while read -r _i _f _; do [ "$_i" = "$1" ] && echo $_f; done <<EOF
 $EXPECT
 EOF
 }
+# try_mount [OPTS] [NOTE]: show "mount -t $fs [-o OPTS] /dev/img/$img /mnt", what
+# mount(8) and the kernel said; the exit status in $rc.
+try_mount() {
+	say ""
+	say "# mount -t $fs ${1:+-o $1 }/dev/img/$img /mnt${2:+          ($2)}"
+	kmark
+	out=$(mount -t $fs ${1:+-o $1} /dev/img/$img /mnt 2>&1)
+	rc=$?
+	klog
+	[ -n "$out" ] && say "    mount: $out"
+}
+# policies MODE: fs.deprecated_policy and fs.y2038_policy both MODE
+policies() {
+	echo $1 > /proc/sys/fs/deprecated_policy
+	echo $1 > /proc/sys/fs/y2038_policy
+}
 mkdir -p /new
 
 ktap_plan 51
@@ -81,13 +97,7 @@ read -r p1 < /proc/sys/fs/deprecated_policy
 read -r p2 < /proc/sys/fs/y2038_policy
 say "Policies: fs.deprecated_policy=$p1, fs.y2038_policy=$p2"
 warn_mount() {
-	say ""
-	say "# mount -t $fs /dev/img/$img /mnt          ($desc)"
-	kmark
-	out=$(mount -t $fs /dev/img/$img /mnt 2>&1)
-	rc=$?
-	klog
-	[ -n "$out" ] && say "    mount: $out"
+	try_mount "" "$desc"
 	if [ $rc = 0 ]; then
 		mode_of /mnt
 		say "    -> mounted $MODE"
@@ -151,16 +161,9 @@ line
 say "3. Evacuation: fs.deprecated_policy=ro and fs.y2038_policy=ro"
 say "   A read-write mount is refused with EACCES; mount(8) retries read-only."
 line
-echo ro > /proc/sys/fs/deprecated_policy
-echo ro > /proc/sys/fs/y2038_policy
+policies ro
 ro_mount() {
-	say ""
-	say "# mount -t $fs -o rw /dev/img/$img /mnt"
-	kmark
-	out=$(mount -t $fs -o rw /dev/img/$img /mnt 2>&1)
-	rc=$?
-	klog
-	[ -n "$out" ] && say "    mount: $out"
+	try_mount rw
 	mode_of /mnt
 	say "    -> $([ $rc = 0 ] && echo "mounted $MODE" || echo "failed ($rc)")"
 	if [ $risk = yes ]; then
@@ -215,16 +218,9 @@ line
 say "4. fs.deprecated_policy=deny and fs.y2038_policy=deny: mounts refused"
 say "   (EPERM; busybox mount says \"permission denied (are you root?)\")"
 line
-echo deny > /proc/sys/fs/deprecated_policy
-echo deny > /proc/sys/fs/y2038_policy
+policies deny
 deny_mount() {
-	say ""
-	say "# mount -t $fs -o ro /dev/img/$img /mnt"
-	kmark
-	out=$(mount -t $fs -o ro /dev/img/$img /mnt 2>&1)
-	rc=$?
-	klog
-	[ -n "$out" ] && say "    mount: $out"
+	try_mount ro
 	if [ $rc = 0 ]; then say "    -> mounted"; umount /mnt; else say "    -> refused"; fi
 	if [ $risk = yes ]; then
 		row $img deny refused
@@ -259,8 +255,7 @@ for d in /sys/fs/deprecated/* /sys/fs/y2038; do
 done
 check "every refusal was counted: $total (at least 9 ro fallbacks + 9 denials)" '[ $total -ge 18 ]'
 for f in /sys/fs/deprecated/*/policy; do echo warn > $f; done
-echo warn > /proc/sys/fs/deprecated_policy
-echo warn > /proc/sys/fs/y2038_policy
+policies warn
 
 say ""
 mark "section 5"
