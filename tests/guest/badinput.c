@@ -388,49 +388,36 @@ static void boot_checks(const char *want_dep, const char *want_y2038)
 	note("cmdline: %s", strtok(strdup(cmdline), "\n"));
 
 	for (tok = strtok_r(cmdline, " \n", &save); tok; tok = strtok_r(NULL, " \n", &save)) {
-		struct { const char *prefix; char *cur; const char *name; } p[] = {
-			{ "fs_deprecated_policy=", dep, "fs_deprecated_policy" },
-			{ "fs_y2038_policy=", y2038, "fs_y2038_policy" },
-		};
-		bool matched = false;
+		static const char dep_prefix[] = "fs_deprecated_policy=";
+		static const char y2038_prefix[] = "fs_y2038_policy=";
+		char *val, *entry;
 
-		for (i = 0; i < 2; i++) {
-			size_t l = strlen(p[i].prefix);
-			char *val, *entry;
-
-			if (strncmp(tok, p[i].prefix, l))
-				continue;
-			matched = true;
-			if (i == 1) {
-				if (is_word(tok + l))
-					snprintf(p[i].cur, 16, "%s", tok + l);
-				else if (nexp < 32)
-					snprintf(expect[nexp++], sizeof(expect[0]),
-						 "fs-deprecated: invalid %s=%s, keeping %s",
-						 p[i].name, tok + l, p[i].cur);
-				continue;
-			}
-			/* fs_deprecated_policy=[MODE][,ITEM:MODE...], entry by entry */
-			val = strdup(tok + l);
+		if (!strncmp(tok, y2038_prefix, sizeof(y2038_prefix) - 1)) {
+			val = tok + sizeof(y2038_prefix) - 1;
+			if (is_word(val))
+				snprintf(y2038, sizeof(y2038), "%s", val);
+			else if (nexp < 32)
+				snprintf(expect[nexp++], sizeof(expect[0]),
+					 "fs-deprecated: invalid fs_y2038_policy=%s, keeping %s", val, y2038);
+			continue;
+		}
+		if (!strncmp(tok, dep_prefix, sizeof(dep_prefix) - 1)) {
+			/* ENTRY[,ENTRY...]: a mode, or ITEM:MODE; tok is cut up in place */
+			val = tok + sizeof(dep_prefix) - 1;
 			while ((entry = strsep(&val, ","))) {
 				char *colon = strchr(entry, ':');
 
-				if (!colon && is_word(entry)) {
+				if (!colon && is_word(entry))
 					snprintf(dep, sizeof(dep), "%s", entry);
-					continue;
-				}
-				if (colon && item_entry_valid(entry, colon - entry, colon + 1)) {
+				else if (colon && item_entry_valid(entry, colon - entry, colon + 1))
 					nitem_entries++;
-					continue;
-				}
-				if (nexp < 32)
+				else if (nexp < 32)
 					snprintf(expect[nexp++], sizeof(expect[0]),
 						 "fs-deprecated: invalid fs_deprecated_policy entry \"%s\", ignored",
 						 entry);
 			}
-		}
-		if (matched)
 			continue;
+		}
 		if (!strncmp(tok, "sysctl.fs.deprecated_policy=", 28) ||
 		    !strncmp(tok, "sysctl.fs.y2038_policy=", 23)) {
 			char *val = strchr(tok, '=') + 1;
