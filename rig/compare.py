@@ -120,8 +120,8 @@ def run(rig, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=Fals
 
     def one(name, kernel, rd):
         g = allg[name]
-        r = rig.boot(accel, kernel, rig.initrd_for(rd, g), name, {i: images[i] for i in g["images"]}, g["cmdline"], g["rtc"],
-                     g["timeout"], g["smp"])
+        r = rig.boot(accel, kernel, rig.initrd_for(rd, g), name, {i: images[i] for i in g["images"]},
+                     g["cmdline"], g["rtc"], g["timeout"], g["smp"])
         rig.log(f"{name}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         return rig.judge(name, r, g["expect_panic"])
 

@@ -765,6 +765,7 @@ def prepare_image(accel, bz, initrd, script, name, base, out, key, check=None):
         write_if_changed(out + ".stamp", key)
         return out
 
+
 def check_dirty(name, img):
     """Host-side, read-only: does IMG's journal/log need recovery?  None if so,
     else why not."""
@@ -810,6 +811,7 @@ def prepare_rootfs(accel, bz, initrd, name, base):
     out = os.path.join(BUILD, "images", name + (".rootfs.img" if kern == "kobj-default" else f".rootfs-{kern}.img"))
     key = sha(file_sha(base), read(initrd + ".stamp", ""), file_sha(bz))
     return prepare_image(accel, bz, initrd, "prepare-rootfs", name, base, out, key)
+
 
 _accel_lock = threading.Lock()
 
