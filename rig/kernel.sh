@@ -83,8 +83,18 @@ if [ "$flavour" != default ]; then
 	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
 fi
 frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
-cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; } | sha256sum | cut -c1-16)
-mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64)
+# A fragment NAME.config may come with NAME.kcflags: compiler flags (KCFLAGS)
+# for the kernels that use it, '#' comments allowed (kernel/configs/tcg.*).
+kcflags=()
+for f in "${frags[@]}"; do
+	if [ -f "${f%.config}.kcflags" ]; then
+		read -ra words < <(sed 's/#.*//' "${f%.config}.kcflags" | tr '\n' ' '; echo)
+		kcflags+=("${words[@]}")
+	fi
+done
+cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; [ ${#kcflags[@]} = 0 ] || echo "KCFLAGS=${kcflags[*]}"; } |
+	sha256sum | cut -c1-16)
+mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64 KCFLAGS="${kcflags[*]}")
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then
 	echo "rig/kernel: configuring $obj (tinyconfig + ${#frags[@]} fragments)"
 	mkdir -p "$obj"
@@ -131,4 +141,10 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/ar
 	fi
 	echo "$cfgstamp" > "$obj/build.stamp"
 fi
-echo "$top/$obj/arch/x86/boot/bzImage"
+# The image rig/rig.py boots: vmlinux for a kernel with the PVH entry point
+# (kernel/configs/tcg.config), the bzImage otherwise.
+if grep -qx 'CONFIG_PVH=y' "$obj/.config"; then
+	echo "$top/$obj/vmlinux"
+else
+	echo "$top/$obj/arch/x86/boot/bzImage"
+fi
