@@ -599,6 +599,13 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
     append = ["console=ttyS0", "panic=-1", "oops=panic", "loglevel=5", "no_timer_check", "noapictimer",
               "i8042.nopnp", "i8042.noaux", "i8042.nokbd", "i8042.dumbkbd", "retain_initrd", "pty.legacy_count=0",
               f"rig.group={group}"]
+    if accel == "tcg" and not icount and host_tsc_khz():
+        # The guest's TSC is the host's: its frequency given, not calibrated
+        # against the emulated PIT (which fails on a loaded host and leaves
+        # the guest with a 4 ms jiffies clock, see rig/tsc-khz.c); reliable:
+        # no clocksource watchdog to mark it unstable when the host stalls
+        # the guest.
+        append += [f"tsc_early_khz={host_tsc_khz()}", "tsc=reliable"]
     if images:
         append.append("rig.images=" + ",".join(images))
     append += shlex.split(cmdline)
@@ -628,6 +635,30 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
         # prepared root image is complete in the page cache when QEMU exits.
         cmd += ["-drive", f"file={p},format=raw,if=virtio,cache=unsafe{drive_aio()}{snap}"]
     return cmd
+
+
+_tsc_lock = threading.Lock()
+_tsc = []
+
+
+def host_tsc_khz():
+    """The host's TSC frequency in kHz (rig/tsc-khz.c, built into build/ when
+    missing or older than its source), measured once per run; None if it
+    cannot be measured (the guests then calibrate as before)."""
+    with _tsc_lock:
+        if not _tsc:
+            src, exe = os.path.join(TOP, "rig", "tsc-khz.c"), os.path.join(BUILD, "tsc-khz")
+            khz = None
+            try:
+                if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+                    subprocess.run(["gcc", "-O2", "-o", exe, src], check=True,
+                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                out = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=10).stdout.strip()
+                khz = int(out) if out.isdigit() else None
+            except (OSError, subprocess.SubprocessError):
+                pass
+            _tsc.append(khz)
+        return _tsc[0]
 
 
 _aio_lock = threading.Lock()
