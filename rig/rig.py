@@ -749,6 +749,42 @@ def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1
     return r
 
 
+def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, expect=""):
+    """boot() of a reference group on the kernel without the series (the
+    stock side of rig/compare.py's pairs), whose record is kept in
+    build/reference/NAME.json under a key of everything the boot depends on:
+    QEMU's version and command line (but for the measured TSC rate), the
+    kernel, the initramfs and every disk image, by content.  An identical
+    boot is not repeated: its record is judged again (the series side always
+    boots).  Only a record without a failure is kept; RIG_NO_REFERENCE_CACHE=1
+    boots anyway."""
+    cmd = qemu_cmd(accel, bz, initrd, os.path.join(BUILD, "runs", name), name, images, cmdline, rtc, smp)
+    ver = subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE, text=True).stdout
+    files = [bz, initrd or ""] + sorted(images.values())
+    key = sha(ver, [re.sub(r"\btsc_early_khz=\d+", "", a) for a in cmd], [file_sha(f) if f else "" for f in files])
+    path = os.path.join(BUILD, "reference", name + ".json")
+    if os.environ.get("RIG_NO_REFERENCE_CACHE") != "1":
+        try:
+            with open(path) as f:
+                kept = json.load(f)
+        except (OSError, ValueError):
+            kept = {}
+        if kept.get("key") == key:
+            log(f"{time.strftime('%H:%M:%S')} {name}: the same boot as on {kept['when']} "
+                f"(build/reference/{name}.json): its record, judged again")
+            r = kept["record"]
+            os.makedirs(r["run_dir"], exist_ok=True)
+            for f in ("console", "results", "status"):
+                write_if_changed(os.path.join(r["run_dir"], {"console": "console.log", "results": "results.ktap"}
+                                              .get(f, f)), r[f])
+            return dict(r, cached=True)
+    r = boot(accel, bz, initrd, name, images, cmdline, rtc, timeout, smp)
+    if not any(x.status == ktap.FAIL for x in judge(name, r, expect)):
+        os.makedirs(os.path.dirname(path), exist_ok=True)
+        write_if_changed(path, json.dumps({"key": key, "when": time.strftime("%Y-%m-%d %H:%M:%S"), "record": r}))
+    return r
+
+
 def _boot(accel, bz, initrd, name, images, cmdline, rtc, timeout, smp, run_dir, icount, writable):
     shutil.rmtree(run_dir, ignore_errors=True)
     os.makedirs(run_dir)
