@@ -7,10 +7,15 @@
  *     refuses anything) in a loop, through the same descriptors;
  *   - another mounts DEV (TYPE, read-only) and unmounts it in a loop, which
  *     autoloads MODULE whenever it is out.
- * The loop ends after SECONDS, or, with CYCLES, as soon as MODULE was unloaded
- * CYCLES times, reloaded by modprobe CYCLES times and DEV mounted CYCLES times
- * (SECONDS is then the limit: a count, not a duration, as the time the same
- * work takes depends on the host's load; KASAN: an ext4 unload takes seconds).
+ * A cycle: MODULE unloaded, loaded again (by a mount's autoload within 2 ms,
+ * else by modprobe here), then the next unload waits for the mounter's next
+ * successful mount (at most 2 s), so that unloads and mounts both progress
+ * whatever the host's speed (before, the unloads could starve the mounts:
+ * 2 mounts in 30 s under KASAN).  The loop ends after SECONDS, or, with
+ * CYCLES, as soon as MODULE was unloaded and loaded again CYCLES times and DEV
+ * mounted CYCLES times (SECONDS is then the limit: a count, not a duration, as
+ * the time the same work takes depends on the host's load; KASAN: an ext4
+ * unload takes seconds).
  * Then (KTAP): the module went out and back several times; every read and
  * write of the held-open files succeeded (the item outlives its module); the
  * mounts counter moved by exactly the successful mounts; refused 0; active
@@ -114,7 +119,7 @@ static void mounter(struct shared *s, const char *type, const char *dev, const c
 int main(int argc, char **argv)
 {
 	const char *item, *module, *type, *dev, *dir = "/mnt/unloadstress";
-	long unloads = 0, busy = 0, unload_err = 0, reloads = 0, reload_err = 0, m0, m1, r0, cycles = 0;
+	long unloads = 0, busy = 0, unload_err = 0, reloads = 0, autoloads = 0, reload_err = 0, m0, m1, r0, cycles = 0;
 	double start, end;
 	struct shared *s;
 	pid_t p1, p2;
@@ -149,7 +154,9 @@ int main(int argc, char **argv)
 		_exit(0);
 	}
 	snprintf(cmd, sizeof(cmd), "/sbin/modprobe %s", module);
-	while (now() < end && !(cycles && unloads >= cycles && reloads >= cycles && s->mounts_ok >= cycles)) {
+	snprintf(path, sizeof(path), "/sys/module/%s", module);
+	while (now() < end &&
+	       !(cycles && unloads >= cycles && reloads + autoloads >= cycles && s->mounts_ok >= cycles)) {
 		/*
 		 * While delete_module() tries a module that is in use, a
 		 * concurrent mount cannot take a reference and fails with
@@ -159,7 +166,21 @@ int main(int argc, char **argv)
 		 * under KASAN) and each retry has its chance.
 		 */
 		if (syscall(__NR_delete_module, module, O_NONBLOCK) == 0) {
+			long m = s->mounts_ok;
+			double until;
+
 			unloads++;
+			usleep(2000);
+			if (access(path, F_OK) == 0)
+				autoloads++;
+			else if (system(cmd) == 0)
+				reloads++;
+			else
+				reload_err++;
+			until = now() + 2;
+			while (s->mounts_ok == m && now() < until)
+				usleep(1000);
+			continue;
 		} else if (errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK) {
 			long u = s->umounts;
 			double until = now() + 0.05;
@@ -171,27 +192,22 @@ int main(int argc, char **argv)
 		} else if (errno != ENOENT)	/* not loaded: the mounter will load it */
 			unload_err++;
 		usleep(2000);
-		if (syscall(__NR_delete_module, module, O_NONBLOCK) && errno == ENOENT) {
-			if (system(cmd) == 0)
-				reloads++;
-			else
-				reload_err++;
-		}
 	}
 	s->stop = 1;
 	waitpid(p1, NULL, 0);
 	waitpid(p2, NULL, 0);
 	umount2(dir, MNT_DETACH);
 
-	diag("%s: %ld unloads (%ld busy, %ld errors), %ld reloads by modprobe (%ld failed) in %.1f s", module, unloads,
-	     busy, unload_err, reloads, reload_err, now() - start);
+	diag("%s: %ld unloads (%ld busy, %ld errors), loaded again %ld times by modprobe (%ld failed) and %ld by a "
+	     "mount's autoload, in %.1f s", module, unloads, busy, unload_err, reloads, reload_err, autoloads,
+	     now() - start);
 	diag("%s: %ld mounts ok, %ld failed (last errno %ld), %ld umount errors", dev, s->mounts_ok,
 	     s->mounts_failed, s->mount_errno, s->umount_err);
 	diag("held files: %ld opens failed, %ld reads (%ld failed, last errno %ld), %ld policy writes (%ld failed, "
 	     "last errno %ld)", s->opens_failed, s->reads, s->read_err, s->read_errno, s->writes, s->write_err,
 	     s->write_errno);
 	/* With CYCLES, every count it asks for; by duration, as many as before */
-	result(unloads >= (cycles ?: 2) && reloads >= (cycles ?: 1) && s->mounts_ok >= (cycles ?: 3) &&
+	result(unloads >= (cycles ?: 2) && reloads + autoloads >= (cycles ?: 2) && s->mounts_ok >= (cycles ?: 3) &&
 	       !unload_err && !reload_err && !s->umount_err,
 	       "%s: %s unloaded and reloaded while its files were held open and %s was mounted in a loop",
 	       item, module, dev);
