@@ -628,12 +628,16 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
         cmd[cmd.index("-accel") + 1] = "tcg"
         cmd[cmd.index("-cpu") + 1] = "max"
         cmd += ["-icount", "shift=0,sleep=off"]
-    for n, p in images.items() if isinstance(images, dict) else []:
+    for i, (n, p) in enumerate(images.items() if isinstance(images, dict) else []):
         snap = "" if n in writable else ",snapshot=on"
         # cache=unsafe: the guest's flushes (every umount, every journal commit)
         # do not wait for the host disk; snapshot disks are thrown away, and a
         # prepared root image is complete in the page cache when QEMU exits.
-        cmd += ["-drive", f"file={p},format=raw,if=virtio,cache=unsafe{drive_aio()}{snap}"]
+        # ioeventfd=off: under TCG a queue notification is handled in the
+        # vCPU thread at once instead of being handed to the main loop
+        # through an eventfd (a thread wake-up per request).
+        cmd += ["-drive", f"file={p},format=raw,if=none,id=disk{i},cache=unsafe{drive_aio()}{snap}",
+                "-device", f"virtio-blk-pci,drive=disk{i}" + (",ioeventfd=off" if accel == "tcg" else "")]
     return cmd
 
 
