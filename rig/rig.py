@@ -762,7 +762,8 @@ def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=
     boot is not repeated: its record is judged again (the series side always
     boots).  Only a record without a failure is kept; RIG_NO_REFERENCE_CACHE=1
     boots anyway."""
-    cmd = qemu_cmd(accel, bz, initrd, os.path.join(BUILD, "runs", name), name, images, cmdline, rtc, smp)
+    run_dir = os.path.join(BUILD, "runs", name)
+    cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp)
     ver = subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE, text=True).stdout
     files = [bz, initrd or ""] + sorted(images.values())
     key = sha(ver, [re.sub(r"\btsc_early_khz=\d+", "", a) for a in cmd], [file_sha(f) if f else "" for f in files])
@@ -776,12 +777,11 @@ def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=
         if kept.get("key") == key:
             log(f"{time.strftime('%H:%M:%S')} {name}: the same boot as on {kept['when']} "
                 f"(build/reference/{name}.json): its record, judged again")
-            r = kept["record"]
-            os.makedirs(r["run_dir"], exist_ok=True)
-            for f in ("console", "results", "status"):
-                write_if_changed(os.path.join(r["run_dir"], {"console": "console.log", "results": "results.ktap"}
-                                              .get(f, f)), r[f])
-            return dict(r, cached=True)
+            r = dict(kept["record"], run_dir=run_dir, cached=True)
+            os.makedirs(run_dir, exist_ok=True)
+            for field, f in (("console", "console.log"), ("results", "results.ktap"), ("status", "status")):
+                write_if_changed(os.path.join(run_dir, f), r[field])
+            return r
     r = boot(accel, bz, initrd, name, images, cmdline, rtc, timeout, smp)
     if not any(x.status == ktap.FAIL for x in judge(name, r, expect)):
         os.makedirs(os.path.dirname(path), exist_ok=True)
