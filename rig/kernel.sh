@@ -94,7 +94,8 @@ for f in "${frags[@]}"; do
 done
 cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; [ ${#kcflags[@]} = 0 ] || echo "KCFLAGS=${kcflags[*]}"; } |
 	sha256sum | cut -c1-16)
-mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64 KCFLAGS="${kcflags[*]}")
+mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64)
+[ ${#kcflags[@]} = 0 ] || mk+=(KCFLAGS="${kcflags[*]}")
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then
 	echo "rig/kernel: configuring $obj (tinyconfig + ${#frags[@]} fragments)"
 	mkdir -p "$obj"
@@ -125,7 +126,8 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 fi
 
 # 3. Kernel image and UAPI headers (for static test programs).
-if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ]; then
+if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ] ||
+	[ ! -f "$obj/vmlinux" ]; then
 	echo "rig/kernel: building $obj (-j$jobs)"
 	# A modular config (flavour "modules"): the modules too, installed
 	# stripped with depmod into $obj/modules-install/lib/modules/<release>/,

@@ -637,7 +637,7 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
         # vCPU thread at once instead of being handed to the main loop
         # through an eventfd (a thread wake-up per request).
         cmd += ["-drive", f"file={p},format=raw,if=none,id=disk{i},cache=unsafe{drive_aio()}{snap}",
-                "-device", f"virtio-blk-pci,drive=disk{i}" + (",ioeventfd=off" if accel == "tcg" else "")]
+                "-device", f"virtio-blk-pci,drive=disk{i}" + (",ioeventfd=off" if accel == "tcg" or icount else "")]
     return cmd
 
 
@@ -655,8 +655,10 @@ def host_tsc_khz():
             khz = None
             try:
                 if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-                    subprocess.run(["gcc", "-O2", "-o", exe, src], check=True,
+                    tmp = f"{exe}.tmp.{os.getpid()}"
+                    subprocess.run(["gcc", "-O2", "-o", tmp, src], check=True,
                                    stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+                    os.replace(tmp, exe)
                 out = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=10).stdout.strip()
                 khz = int(out) if out.isdigit() else None
             except (OSError, subprocess.SubprocessError):
@@ -753,6 +755,11 @@ def boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1
     return r
 
 
+# The format of the records reference_boot() keeps (boot()'s dict): part of
+# their key, so that a record of another format is never judged.
+REFERENCE_RECORD = 1
+
+
 def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, expect=""):
     """boot() of a reference group on the kernel without the series (the
     stock side of rig/compare.py's pairs), whose record is kept in
@@ -766,7 +773,8 @@ def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=
     cmd = qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp)
     ver = subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE, text=True).stdout
     files = [bz, initrd or ""] + sorted(images.values())
-    key = sha(ver, [re.sub(r"\btsc_early_khz=\d+", "", a) for a in cmd], [file_sha(f) if f else "" for f in files])
+    key = sha(REFERENCE_RECORD, ver, [re.sub(r"\btsc_early_khz=\d+", "", a) for a in cmd],
+              [file_sha(f) if f else "" for f in files])
     path = os.path.join(BUILD, "reference", name + ".json")
     if os.environ.get("RIG_NO_REFERENCE_CACHE") != "1":
         try:
@@ -778,9 +786,12 @@ def reference_boot(accel, bz, initrd, name, images, cmdline="", rtc="", timeout=
             log(f"{time.strftime('%H:%M:%S')} {name}: the same boot as on {kept['when']} "
                 f"(build/reference/{name}.json): its record, judged again")
             r = dict(kept["record"], run_dir=run_dir, cached=True)
-            os.makedirs(run_dir, exist_ok=True)
+            shutil.rmtree(run_dir, ignore_errors=True)
+            os.makedirs(run_dir)
             for field, f in (("console", "console.log"), ("results", "results.ktap"), ("status", "status")):
                 write_if_changed(os.path.join(run_dir, f), r[field])
+            write_if_changed(os.path.join(run_dir, "reference"),
+                             f"logs of build/reference/{name}.json, a boot of {kept['when']}\n")
             return r
     r = boot(accel, bz, initrd, name, images, cmdline, rtc, timeout, smp)
     if not any(x.status == ktap.FAIL for x in judge(name, r, expect)):

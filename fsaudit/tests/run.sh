@@ -37,12 +37,14 @@ chmod 755 "$tmp"
 PYTHON=$(python3 -c 'import sys; print(sys.executable)' 2>/dev/null)
 [ -x "$PYTHON" ] || PYTHON=python3
 py() { "$PYTHON" -S "$@"; }
-# same FILE1 FILE2: the same bytes, read by the shell (no process: the suite
-# compares ~120 files).  A file with a NUL byte is never "same" here (read
-# stops at it): compare() then leaves the verdict to diff.
+# same FILE1 FILE2: two readable regular files with the same bytes, read by
+# the shell (no process: the suite compares ~120 files).  A file with a NUL
+# byte is never "same" here (read stops at it): compare() then leaves the
+# verdict to diff, as for a missing or unreadable file.
 same() {
 	local a b
-	! IFS= read -r -d '' a <"$1" && ! IFS= read -r -d '' b <"$2" && [ "$a" = "$b" ]
+	[ -f "$1" ] && [ -r "$1" ] && [ -f "$2" ] && [ -r "$2" ] &&
+		! IFS= read -r -d '' a <"$1" && ! IFS= read -r -d '' b <"$2" && [ "$a" = "$b" ]
 }
 # compare NAME EXPECTED ACTUAL
 compare() {
@@ -95,7 +97,7 @@ for path in sys.argv[1:]:
     open(path + ".valid", "w").write(why)
 EOF
 }
-json_ok() { local v=; read -r v <"$1.valid" 2>/dev/null; [ "$v" = ok ]; }
+json_ok() { local v=; { read -r v <"$1.valid"; } 2>/dev/null; [ "$v" = ok ]; }
 
 # The fuzz smoke test (every prober's libFuzzer target, FUZZ_SMOKE_RUNS
 # runs) shares nothing with the others: it runs beside them from the start,

@@ -7,9 +7,10 @@
  *     refuses anything) in a loop, through the same descriptors;
  *   - another mounts DEV (TYPE, read-only) and unmounts it in a loop, which
  *     autoloads MODULE whenever it is out.
- * A cycle: MODULE unloaded, loaded again (by a mount's autoload within 2 ms,
- * else by modprobe here), then the next unload waits for the mounter's next
- * successful mount (at most 2 s), so that unloads and mounts both progress
+ * A cycle: MODULE unloaded, loaded again (by a mount's autoload that started
+ * within 2 ms and ended in a mount, else by modprobe here), then the next
+ * unload waits for the mounter's next successful mount (at most 2 s), so
+ * that unloads and mounts both progress
  * whatever the host's speed (before, the unloads could starve the mounts:
  * 2 mounts in 30 s under KASAN).  The loop ends after SECONDS, or, with
  * CYCLES, as soon as MODULE was unloaded and loaded again CYCLES times and DEV
@@ -116,6 +117,16 @@ static void mounter(struct shared *s, const char *type, const char *dev, const c
 	}
 }
 
+/* true when the mounter mounted once more than @m within 2 s */
+static bool wait_mount(struct shared *s, long m)
+{
+	double until = now() + 2;
+
+	while (s->mounts_ok == m && now() < until)
+		usleep(1000);
+	return s->mounts_ok != m;
+}
+
 int main(int argc, char **argv)
 {
 	const char *item, *module, *type, *dev, *dir = "/mnt/unloadstress";
@@ -167,19 +178,21 @@ int main(int argc, char **argv)
 		 */
 		if (syscall(__NR_delete_module, module, O_NONBLOCK) == 0) {
 			long m = s->mounts_ok;
-			double until;
+			bool autoloaded = false;
 
 			unloads++;
 			usleep(2000);
-			if (access(path, F_OK) == 0)
+			/* a mount's autoload started: its mount tells that it worked */
+			if (access(path, F_OK) == 0 && wait_mount(s, m))
+				autoloaded = true;
+			if (autoloaded)
 				autoloads++;
 			else if (system(cmd) == 0)
 				reloads++;
 			else
 				reload_err++;
-			until = now() + 2;
-			while (s->mounts_ok == m && now() < until)
-				usleep(1000);
+			if (!autoloaded)
+				wait_mount(s, m);
 			continue;
 		} else if (errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK) {
 			long u = s->umounts;
