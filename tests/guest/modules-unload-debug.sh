@@ -1,4 +1,5 @@
 #!/bin/sh
 # Group modules-unload-debug: modules-unload.sh on the modules-debug kernel
-# (KASAN, lockdep, kmemleak; unloadstress.seconds= from the command line).
+# (KASAN, lockdep, kmemleak; unloadstress.cycles= and .seconds= from the
+# command line).
 exec /tests/modules-unload.sh

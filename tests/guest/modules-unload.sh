@@ -7,10 +7,11 @@
 . /tests/ktap.sh
 . /tests/modlib.sh
 secs=$(sed -n 's/.*unloadstress.seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
-# unloadstress.seconds=N: each loop runs N seconds (modules-unload-debug);
-# else it ends after 3 unloads, 3 reloads and 3 mounts (at most 60 s).
-limit="${secs:-60} 3"
-[ -n "$secs" ] && limit="$secs 0"
+cycles=$(sed -n 's/.*unloadstress.cycles=\([0-9]*\).*/\1/p' /proc/cmdline)
+# Each loop ends after CYCLES unloads, loads and mounts
+# (unloadstress.cycles=, default 3), SECONDS at most (unloadstress.seconds=,
+# default 60): a count, not a duration, whatever the host's load.
+limit="${secs:-60} ${cycles:-3}"
 ktap_plan 33
 mkdir -p /mnt/a
 for c in reiserfs:reiserfs36:reiserfs:ro xfs-v4:xfs-v4:xfs:deny ext4-small-inodes:ext4-128:ext4:ro; do
