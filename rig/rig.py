@@ -27,6 +27,7 @@ import argparse
 import concurrent.futures
 import configparser
 import fcntl
+import functools
 import hashlib
 import heapq
 import json
@@ -641,52 +642,51 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
     return cmd
 
 
-_tsc_lock = threading.Lock()
-_tsc = []
+def once(fn):
+    """FN() computed by the first caller, whichever thread, and kept for the run."""
+    lock, value = threading.Lock(), []
+
+    @functools.wraps(fn)
+    def first():
+        with lock:
+            if not value:
+                value.append(fn())
+            return value[0]
+    return first
 
 
+@once
 def host_tsc_khz():
     """The host's TSC frequency in kHz (rig/tsc-khz.c, built into build/ when
     missing or older than its source), measured once per run; None if it
     cannot be measured (the guests then calibrate as before)."""
-    with _tsc_lock:
-        if not _tsc:
-            src, exe = os.path.join(TOP, "rig", "tsc-khz.c"), os.path.join(BUILD, "tsc-khz")
-            khz = None
-            try:
-                if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
-                    tmp = f"{exe}.tmp.{os.getpid()}"
-                    subprocess.run(["gcc", "-O2", "-o", tmp, src], check=True,
-                                   stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
-                    os.replace(tmp, exe)
-                out = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=10).stdout.strip()
-                khz = int(out) if out.isdigit() else None
-            except (OSError, subprocess.SubprocessError):
-                pass
-            _tsc.append(khz)
-        return _tsc[0]
+    src, exe = os.path.join(TOP, "rig", "tsc-khz.c"), os.path.join(BUILD, "tsc-khz")
+    try:
+        if not os.path.exists(exe) or os.path.getmtime(exe) < os.path.getmtime(src):
+            tmp = f"{exe}.tmp.{os.getpid()}"
+            subprocess.run(["gcc", "-O2", "-o", tmp, src], check=True,
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+            os.replace(tmp, exe)
+        out = subprocess.run([exe], stdout=subprocess.PIPE, text=True, timeout=10).stdout.strip()
+    except (OSError, subprocess.SubprocessError):
+        return None
+    return int(out) if out.isdigit() else None
 
 
-_aio_lock = threading.Lock()
-_aio = []
-
-
+@once
 def drive_aio():
     """",aio=io_uring" when this QEMU can use io_uring here, else "" (QEMU's
     thread pool).  io_uring costs less CPU per request (~10% of a boot that
     hashes its devices, group policy); a seccomp profile may forbid it, so
     one probe per run decides."""
-    with _aio_lock:
-        if not _aio:
-            probe = ["qemu-system-x86_64", "-M", "none", "-nodefaults", "-no-user-config", "-display", "none",
-                     "-S", "-monitor", "stdio", "-drive", "file=/dev/null,format=raw,if=none,readonly=on,aio=io_uring"]
-            try:
-                ok = subprocess.run(probe, input="quit\n", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
-                                    text=True, timeout=30).returncode == 0
-            except (OSError, subprocess.TimeoutExpired):
-                ok = False
-            _aio.append(",aio=io_uring" if ok else "")
-        return _aio[0]
+    probe = ["qemu-system-x86_64", "-M", "none", "-nodefaults", "-no-user-config", "-display", "none",
+             "-S", "-monitor", "stdio", "-drive", "file=/dev/null,format=raw,if=none,readonly=on,aio=io_uring"]
+    try:
+        ok = subprocess.run(probe, input="quit\n", stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL,
+                            text=True, timeout=30).returncode == 0
+    except (OSError, subprocess.TimeoutExpired):
+        ok = False
+    return ",aio=io_uring" if ok else ""
 
 
 class _BootSlots:

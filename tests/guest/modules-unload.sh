@@ -10,7 +10,8 @@ secs=$(sed -n 's/.*unloadstress.seconds=\([0-9]*\).*/\1/p' /proc/cmdline)
 cycles=$(sed -n 's/.*unloadstress.cycles=\([0-9]*\).*/\1/p' /proc/cmdline)
 # Each loop ends after CYCLES unloads, loads and mounts
 # (unloadstress.cycles=, default 3), SECONDS at most (unloadstress.seconds=,
-# default 60): a count, not a duration, whatever the host's load.
+# default 60): a count, not a duration, whatever the host's load
+# (unloadstress.cycles=0: by duration, SECONDS).
 limit="${secs:-60} ${cycles:-3}"
 ktap_plan 33
 mkdir -p /mnt/a

@@ -10,13 +10,12 @@
  * A cycle: MODULE unloaded, loaded again (by a mount's autoload that started
  * within 2 ms and ended in a mount, else by modprobe here), then the next
  * unload waits for the mounter's next successful mount (at most 2 s), so
- * that unloads and mounts both progress
- * whatever the host's speed (before, the unloads could starve the mounts:
- * 2 mounts in 30 s under KASAN).  The loop ends after SECONDS, or, with
- * CYCLES, as soon as MODULE was unloaded and loaded again CYCLES times and DEV
- * mounted CYCLES times (SECONDS is then the limit: a count, not a duration, as
- * the time the same work takes depends on the host's load; KASAN: an ext4
- * unload takes seconds).
+ * that unloads and mounts both progress whatever the host's speed (before,
+ * the unloads could starve the mounts: 2 mounts in 30 s under KASAN).  The
+ * loop ends after SECONDS, or, with CYCLES, as soon as MODULE was unloaded
+ * and loaded again CYCLES times and DEV mounted CYCLES times (SECONDS is then
+ * the limit: a count, not a duration, as the time the same work takes
+ * depends on the host's load; KASAN: an ext4 unload takes seconds).
  * Then (KTAP): the module went out and back several times; every read and
  * write of the held-open files succeeded (the item outlives its module); the
  * mounts counter moved by exactly the successful mounts; refused 0; active
@@ -178,21 +177,19 @@ int main(int argc, char **argv)
 		 */
 		if (syscall(__NR_delete_module, module, O_NONBLOCK) == 0) {
 			long m = s->mounts_ok;
-			bool autoloaded = false;
 
 			unloads++;
 			usleep(2000);
 			/* a mount's autoload started: its mount tells that it worked */
-			if (access(path, F_OK) == 0 && wait_mount(s, m))
-				autoloaded = true;
-			if (autoloaded)
+			if (access(path, F_OK) == 0 && wait_mount(s, m)) {
 				autoloads++;
-			else if (system(cmd) == 0)
-				reloads++;
-			else
-				reload_err++;
-			if (!autoloaded)
+			} else {
+				if (system(cmd) == 0)
+					reloads++;
+				else
+					reload_err++;
 				wait_mount(s, m);
+			}
 			continue;
 		} else if (errno == EBUSY || errno == EAGAIN || errno == EWOULDBLOCK) {
 			long u = s->umounts;
@@ -219,7 +216,7 @@ int main(int argc, char **argv)
 	diag("held files: %ld opens failed, %ld reads (%ld failed, last errno %ld), %ld policy writes (%ld failed, "
 	     "last errno %ld)", s->opens_failed, s->reads, s->read_err, s->read_errno, s->writes, s->write_err,
 	     s->write_errno);
-	/* With CYCLES, every count it asks for; by duration, as many as before */
+	/* With CYCLES, every count it asks for; by duration, 2 cycles and 3 mounts */
 	result(unloads >= (cycles ?: 2) && reloads + autoloads >= (cycles ?: 2) && s->mounts_ok >= (cycles ?: 3) &&
 	       !unload_err && !reload_err && !s->umount_err,
 	       "%s: %s unloaded and reloaded while its files were held open and %s was mounted in a loop",
