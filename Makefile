@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # fsdeprecate: generic filesystem deprecation for Linux 6.12 LTS.
 #   make demo    set up, build the patched kernel, boot it on every image, show what it says
 #   make check   set up, build, run every test (host and guest); last line "N passed, N failed"

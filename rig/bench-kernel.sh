@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Kernel cost of the series (a benchmark, not a test): the bench groups of
 # tests/groups.conf booted with QEMU -icount shift=0,sleep=off (guest time
 # follows instructions executed, so rounds repeat within ~0.2%) on the kernel

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Rig speed figures (a benchmark, not a test):
 #   boot to first test result under the rig's accelerator (goal <= 1.5 s under TCG),
 #   warm `make check` with nothing changed (goal <= 30 s),

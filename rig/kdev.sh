@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # The kernel development tree, build/kdev by default:
 #
 #   rig/kdev.sh [DIR]          make DIR: the pristine Debian source as the base
@@ -35,9 +37,18 @@ if [ -n "$regen" ]; then
 		-o "$out" pristine..HEAD
 	# The whole series is written again: a patch renamed or dropped in DIR
 	# leaves no stale file behind.
-	rm -f "$top"/kernel/patches/*.patch
+	rm -f "$top"/kernel/patches/*.patch "$top"/kernel/patches/*.patch.license
 	cp "$out"/*.patch "$top/kernel/patches/"
-	ls "$top/kernel/patches" | sed 's/^/rig\/kdev: /'
+	# A patch stays format-patch's output to the byte, so its licence, the
+	# kernel's, is in NAME.patch.license beside it; reuse(1) then does not
+	# take the SPDX lines of the files a patch adds for the patch's own.
+	# REUSE-IgnoreStart
+	for p in "$top"/kernel/patches/*.patch; do
+		printf '%s\n' "SPDX-FileCopyrightText: 2026 The fsdeprecate authors" \
+			"SPDX-License-Identifier: GPL-2.0-only" >"$p.license"
+	done
+	# REUSE-IgnoreEnd
+	(cd "$top/kernel/patches" && ls -- *.patch) | sed 's/^/rig\/kdev: /'
 	exit 0
 fi
 

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Build the guest kernel from Debian's linux-source-6.12 plus kernel/patches/.
 #
 #   rig/kernel.sh [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]

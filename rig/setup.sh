@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Install every Debian package the project needs that is not installed yet.
 # Package lists: rig/packages.txt and any */packages.txt of a component.
 set -eu

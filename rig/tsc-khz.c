@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * tsc-khz: the host's TSC frequency in kHz, measured against
  * CLOCK_MONOTONIC_RAW over 3 x 20 ms (the median).

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Run rig/compare.py on canned results in cases/ and compare with cases/*.expected.
 
 Each case is NAME.series.ktap and NAME.stock.ktap (what groups upstream and

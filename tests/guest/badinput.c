@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * badinput: every file of the deprecation series written with bad input.
  *

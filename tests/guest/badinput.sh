@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Bad input for every policy file (tests/guest/badinput.c).  The group boots
 # with valid boot parameters, repeated, and one invalid one:
 #   fs_deprecated_policy=allow fs_deprecated_policy=nosuch:ro,deny -> deny (last

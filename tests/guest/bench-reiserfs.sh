@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Cost of mounting deprecated images (the warning path): 300 cycles x 5 rounds each.
 echo "KTAP version 1"
 echo "1..2"

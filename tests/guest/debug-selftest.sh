@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # The debug kernel (`make check-debug`, kind = debug) is what it claims: KASAN
 # initialized, lockdep on and not switched off by an earlier report, UBSAN and
 # the sleep-in-atomic check built in, the fault-injection interfaces present,

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # `make demo`, second boot (rtc = 2038-01-20, in parallel with the first):
 # a file created now on each image gets which time?  The 2038-limited ones
 # clamp it to 2038-01-19 03:14:07; fsaudit's S-TIME-MAX said so beforehand.

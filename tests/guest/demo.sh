@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # `make demo`, first boot (clock: today): what the kernel says when each image
 # is mounted, the inventory in /sys/fs/deprecated, evacuation under the ro
 # policy (a read-write mount falls back to read-only, the data is copied to a

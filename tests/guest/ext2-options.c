@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * Every ext2 mount option, alone and in combinations, on a new mount
  * (mount(2) and fsopen()) and on a remount (mount(2) MS_REMOUNT and

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Group ext2-options (kernel with the series) and ext2-options-stock (the
 # same config without it): every ext2 mount option, alone and combined, on
 # mount(2), fsopen(), remount and fspick(); tests/guest/ext2-options.c.

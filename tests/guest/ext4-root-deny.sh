@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Issue 14: booted without initramfs from an ext4 root (root=/dev/vda, no
 # rootfstype=) with fs_deprecated_policy=deny: the kernel's root mount tries
 # the registered types in turn, and the deprecated ones (ext2, reiserfs)

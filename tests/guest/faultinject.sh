@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Allocation failures on the mount paths (tests/guest/faultinject.c); debug
 # kernel only (group faultinject, kind = debug), skips elsewhere.  Kernel
 # command line: faultinject.points=N faultinject.cycles=N faultinject.seconds=S.

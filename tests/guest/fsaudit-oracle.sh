@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Oracle for fsaudit: for every image, the latest timestamp fsaudit says the
 # kernel keeps (S-TIME-MAX) must equal the kernel's s_time_max, measured by
 # setting a file's mtime far in the future on the mounted image and reading

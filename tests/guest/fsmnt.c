@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * fsmnt [-r] [-o OPTS] mount|fsopen TYPE SOURCE DIR: one mount, as a test
  * script needs to see it.

@@ -1,4 +1,5 @@
-/* SPDX-License-Identifier: GPL-2.0 */
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-FileCopyrightText: 2026 The fsdeprecate authors */
 /*
  * Shared by the static guest test programs (the .c files beside it): KTAP output,
  * one-line file I/O, the new mount API and the series' policy and inventory

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # KTAP helpers for guest shell tests (busybox sh).  Source it, call
 # ktap_plan N, then ok/not_ok/skip per test; ktap_done checks the count.
 KTAP_N=0

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Collect the KUnit suites that ran at boot (kunit.enable=1) from debugfs
 # into one KTAP document: each suite's results file is a KTAP document with
 # plan 1..1; keep its body and renumber its final result line.

@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Shared by the modules-* guest groups (issue 13: filesystems as modules) and
 # the issue 14 groups: the series' declarations, module and inventory helpers.
 # Source after ktap.sh.  Not a group itself.

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issue 13): the first mount of each image autoloads its
 # filesystem's module through /sbin/modprobe and gives the standard warning
 # (kernel log; fs_context log for fsopen), with the default policy.  Pass 1:

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issues 13 and 14): a deprecated filesystem type under deny
 # is refused before its module is requested, by mount(2) and by fsopen(),
 # with EPERM and the standard reason in the kernel log and in the fs_context

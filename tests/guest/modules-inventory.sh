@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issue 13), nothing loaded yet: every deprecated item the
 # kernel was built with is listed in /sys/fs/deprecated with its declaration,
 # policy "default", zero counters and loaded=0, and reading all that loads no

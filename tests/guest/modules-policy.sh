@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issue 13): per-item policies set before the owning module is
 # loaded apply to the first mount.  Without argument the policies are written
 # to /sys/fs/deprecated/<item>/policy at run time (group modules-policy); with

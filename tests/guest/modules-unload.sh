@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issue 13): an item's policy and counters survive rmmod and
 # modprobe of its module, for a type (reiserfs) and for formats (xfs-v4 in
 # xfs, ext4-small-inodes in ext4); then each module is unloaded and reloaded

@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * mountloop: fork-free mount/umount benchmark for the rig's deterministic
  * (-icount) boots.

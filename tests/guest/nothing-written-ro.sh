@@ -1,3 +1,5 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Group nothing-written-ro: see nothing-written.sh
 exec /tests/nothing-written.sh ro

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Issue 14: a mount that a policy refuses, or a read-only mount under ro,
 # leaves every sector of the device as it was (devstate: the write-sector
 # counter of /sys/class/block/<dev>/stat and an O_DIRECT hash of the whole

@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * pollsleep N: sleep in poll(2) on N pollfds (a pipe's read end that never
  * becomes readable) until killed.  do_sys_poll() keeps the first 30 entries

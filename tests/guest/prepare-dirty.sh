@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Not a test group: rig/rig.py boots this to make an image whose journal/log
 # needs recovery (NAME-dirty, from image NAME): the image is /dev/img/NAME-dirty,
 # attached writable.  Mount it read-write, write files, sync, and leave it

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Not a test group: rig/rig.py boots this to make a root filesystem image for
 # groups with `rootfs =` (no initramfs, root=/dev/vda).  The image is /dev/vda,
 # attached writable; the host never mounts it.  It gets busybox with its links,

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Issue 14: booted without initramfs from a reiserfs root (root=/dev/vda rw,
 # no rootfstype=) with fs_deprecated_policy=ro: the root mount is refused
 # read-write, retried read-only, and nothing is written to the root device

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Booted without initramfs from a reiserfs root (root=/dev/vda rw) with
 # fs_deprecated_policy=ro: the kernel's read-write root mount is refused, it
 # retries read-only, and remounting / read-write is refused.

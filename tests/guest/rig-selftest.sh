@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # The rig's own guarantees, checked from inside the guest: the clock follows
 # QEMU -rtc base=, extra kernel arguments arrive, disks are named.
 . /tests/ktap.sh

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # What stock 6.12 prints when each image is mounted read-write: the ad hoc
 # warnings this project replaces.  Kept as the baseline until the series
 # changes them.

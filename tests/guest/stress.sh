@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Concurrent mounts of deprecated images while the policies change
 # (tests/guest/stress.c): one worker per image, ITERATIONS mount cycles each,
 # stopped early after SECONDS (a bound on the run, not a result).  Kernel

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Time travel: the guest clock is 2038-01-20 (rtc = 2038-01-20).  Under
 # fs.y2038_policy=warn a new file on a 2038-limited filesystem (ext4 with
 # 128-byte inodes, XFS V4) gets its time clamped to 2038-01-19 03:14:07

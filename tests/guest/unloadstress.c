@@ -1,4 +1,5 @@
-// SPDX-License-Identifier: GPL-2.0
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * unloadstress ITEM MODULE TYPE DEV SECONDS [CYCLES]: unload and reload MODULE
  * in a loop (delete_module(O_NONBLOCK), /sbin/modprobe) while

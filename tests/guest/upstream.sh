@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Upstream's own tests of the mount API and the fs KUnit suites, unchanged:
 # group upstream runs them on the patched kernel, upstream-stock on the same
 # config without the series, and rig/compare.py requires identical results

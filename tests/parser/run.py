@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Run rig/ktap.py on the canned logs in cases/ and compare with cases/*.expected;
 run rig/rig.py's judge() on the canned boots in judge/ and compare with
 judge/NAME/expected.

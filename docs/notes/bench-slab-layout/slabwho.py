@@ -1,4 +1,5 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # gdb script for slabwho.sh: break on new_slab() in a QEMU guest without debug
 # info and report the cache name and a guessed call chain per hit.
 # Environment: SMAP (System.map), PORT (gdbstub), OUT (report file), NHITS.

@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Which slab caches get a new slab during the bench-tmpfs loop?
 #
 #   docs/notes/bench-slab-layout/slabwho.sh OBJDIR INITRAMFS [PORT]

@@ -1,3 +1,9 @@
+// SPDX-License-Identifier: GPL-2.0-only
+// SPDX-FileCopyrightText: 1996-2000 Hans Reiser
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+//
+// is_leaf() of Linux 6.12 fs/reiserfs/stree.c and the declarations it needs
+// from fs/reiserfs/reiserfs.h, in a userspace harness (see README.md).
 #include <stdio.h>
 #include <stdint.h>
 #include <string.h>

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Rewrite the root directory item of a FRESH `mkreiserfs --format 3.5` image
 from the unpadded v1 layout (35 bytes: 2 deh + ".." + ".") to the padded
 layout (48 bytes: 2 deh + "..\\0*6" + ".\\0*7"), i.e. the same body the 3.6

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Decode a reiserfs (3.5/3.6) image's tree from the file (no mount) and
 replay the checks of linux-6.12 fs/reiserfs/stree.c is_leaf()/is_internal()
 (stree.c:408-526) on every tree node.
