@@ -1,12 +1,37 @@
+/* SPDX-License-Identifier: GPL-2.0-or-later */
+/* SPDX-FileCopyrightText: 2026 The fsdeprecate authors */
+/*
+ * fsaudit - declarations shared by its parts, split as util-linux splits
+ * lsblk:
+ *
+ *   fsaudit.c            options, the run, exit status
+ *   fsaudit-mnt.c        the mount table (libmount): mounted filesystems,
+ *                        directory arguments
+ *   fsaudit-devtree.c    block devices of <sysroot>/sys/block (--all)
+ *   fsaudit-probe.c      arguments, images and partitions, libblkid
+ *                        identification, the probers; one record per source
+ *   fsaudit-verdict.c    the verdict, the deprecation items that apply, the
+ *                        kernel's configuration and ext2 driver
+ *   fsaudit-remedy.c     shell-safe names for remedies
+ *   fsaudit-output.c     columns, table/JSON/raw/pairs (libsmartcols), summary
+ *   fsaudit-prometheus.c the Prometheus text format
+ *   deprecated.c         /sys/fs/deprecated and the built-in 6.12 table
+ */
 #ifndef FSAUDIT_H
 #define FSAUDIT_H
 
 #include <limits.h>
+#include <stdio.h>
+#include <sys/types.h>
 
 #include "probers/prober.h"
 
 #ifndef FSAUDIT_VERSION
 # define FSAUDIT_VERSION "0.1"
+#endif
+
+#ifndef N_
+# define N_(s) (s)
 #endif
 
 /* exit status, documented in fsaudit.8 */
@@ -43,5 +68,133 @@ extern const char *const fsa_verdict_names[];
 
 int fsa_items_load(const char *sysroot);
 int fsa_path_exists(const char *sysroot, const char *rel);
+
+/* one audited source: every fact the outputs print (fsaudit-probe.c) */
+struct fsa_record {
+	char *source, *target, *fstype, *label, *uuid, *version;
+	char *notes;
+	char *removal_note;	/* replaces REMOVAL (this kernel cannot mount it) */
+	struct fsa_info info;
+	int have_info;		/* info filled by a prober */
+	int verdict;
+	int unreadable;		/* could not be read (counted as an error) */
+	int kernel_can_mount;	/* 1 yes, 0 no, -1 unknown */
+};
+
+/* the run */
+struct fsaudit {
+	struct libmnt_table *mnt;	/* mount table, loaded on demand */
+	const char *mountinfo;		/* --mountinfo FILE */
+	const char *sysroot;		/* --sysroot DIR, "" for / */
+	int ext2_driver;		/* -1 auto, 0 ext4 serves ext2, 1 ext2 */
+	int has_ext2_driver;		/* resolved auto value */
+	int series;			/* /sys/fs/deprecated exists */
+	int at_risk_only;
+	const char *force_type;		/* -t TYPE */
+	int nrisk, nerrors;
+	int nunreadable;		/* sources counted as unknown (--unreadable-unknown) */
+	int unreadable_unknown;		/* --unreadable-unknown */
+	dev_t *seen;			/* devices already reported */
+	size_t nseen;
+	struct fsa_record *recs;	/* every audited source */
+	size_t nrecs, recs_alloc;
+	const char *kconfig_file;	/* --kernel-config FILE */
+	char *kconfig;			/* its text, NULL when unreadable */
+	int kconfig_loaded;
+};
+
+/* one source to audit */
+struct source {
+	const char *name;	/* as shown in SOURCE */
+	char path[PATH_MAX];	/* what is opened */
+	const char *target;	/* mountpoint or NULL */
+	const char *fstype;	/* mounted as, or NULL */
+	const char *options;	/* fs-specific mount options */
+	dev_t devno;
+	int partition;		/* a partition of an image file: */
+	int part_fd;		/*   the image, open */
+	uint64_t part_off, part_size;	/*   bytes */
+	int partno;
+	const char *image;	/*   the image's name */
+	int past_end;		/*   it extended past the end of the image */
+};
+
+/* what probing one source found, before it becomes a record */
+struct result {
+	const char *fstype, *label, *uuid, *version;
+	char fstype_buf[64];
+	struct fsa_info info;
+	int have_info;		/* info filled by a prober */
+	int verdict;
+	char notes[PATH_MAX + 600];
+	int error;		/* errno when the source could not be read */
+	int nosig;		/* libblkid found no signature at all */
+	int pttype;		/* libblkid found a partition table */
+	int kernel_can_mount;	/* 1, 0 (kernel config says no), -1 unknown */
+	char removal_note[64];	/* replaces REMOVAL (this kernel cannot mount it) */
+};
+
+/* fsaudit.c */
+void __attribute__((__noreturn__, format(printf, 1, 2))) fsa_bad_usage(const char *fmt, ...);
+void __attribute__((__noreturn__)) fsa_internal_error(const char *what, int rc);
+char *fsa_xstrdup(const char *s);
+
+/* fsaudit-mnt.c */
+struct libmnt_table *fsa_mount_table(struct fsaudit *fa);
+void fsa_audit_mounted(struct fsaudit *fa);
+void fsa_audit_mount_source(struct fsaudit *fa, struct source *src, const char *dev);
+void fsa_audit_directory(struct fsaudit *fa, const char *arg);
+
+/* fsaudit-devtree.c */
+int fsa_devno_kname(struct fsaudit *fa, dev_t devno, char *buf, size_t bufsz);
+void fsa_audit_all_blockdevs(struct fsaudit *fa);
+
+/* fsaudit-probe.c */
+int fsa_seen(struct fsaudit *fa, dev_t devno);
+void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs);
+void fsa_audit_argument(struct fsaudit *fa, const char *arg);
+void fsa_add_record(struct fsaudit *fa, const struct source *src, const struct result *r);
+void fsa_free_records(struct fsaudit *fa);
+
+/* fsaudit-verdict.c */
+int fsa_compute_verdict(const struct fsa_info *in, int have_info);
+/* the columns that come from the deprecation items that apply */
+struct fsa_item_strings {
+	char deps[128];		/* DEPRECATED: item names, comma-separated */
+	char since[32];		/* SINCE: the earliest */
+	char removal[32];	/* REMOVAL: the earliest */
+	char reason[600];	/* REASON */
+	char repl[600];		/* REPLACEMENT */
+	char policy[80];	/* POLICY (from /sys/fs/deprecated) */
+};
+void fsa_item_strings(const struct fsa_record *rec, struct fsa_item_strings *s);
+int fsa_mounted_ext2_driver(struct fsaudit *fa, const struct source *src);
+int fsa_has_ext2_driver(struct fsaudit *fa);
+int fsa_kernel_can_mount(struct fsaudit *fa, const char *fstype, unsigned items,
+			 const char **sym);
+
+/* fsaudit-remedy.c */
+void fsa_remedy_name(const struct source *src, char *buf, size_t bufsz);
+
+/* fsaudit-output.c */
+struct fsa_outopts {
+	int json, raw, pairs, noheadings, notruncate, quiet, prometheus;
+	int wrap;		/* a table laid out for a width: terminal or -w */
+	int summary;		/* -1 auto (at a terminal), 0 never, 1 always */
+	unsigned long width;	/* -w, 0 for the terminal's */
+};
+
+size_t fsa_ncolumns_all(void);
+const char *fsa_column_name(size_t id);
+const char *fsa_column_help(size_t id);
+void fsa_set_default_columns(void);
+void fsa_parse_columns(const char *list);
+void fsa_list_columns(int json);
+char *fsa_utf8_fix(const char *s);
+void fsa_print_table(struct fsaudit *fa, const struct fsa_outopts *o);
+void fsa_print_summary(struct fsaudit *fa, FILE *out);
+
+/* fsaudit-prometheus.c */
+void fsa_print_prometheus(struct fsaudit *fa, FILE *out);
 
 #endif
