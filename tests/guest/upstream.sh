@@ -12,7 +12,7 @@
 #       programs), tmpfs/
 #   KUnit: every suite the kernel ran at boot (kunit.enable=1) but the series'
 #     own fs_deprecation, read from debugfs; FS_KUNIT must all be there.
-# What cannot run here and why: README.md, "Upstream's own tests".
+# What cannot run here and why: docs/rig.md, "Upstream's own tests".
 S=/tests/selftests
 
 # The tests run as on a booted system, in a mount namespace whose / is a
