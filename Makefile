@@ -24,7 +24,7 @@ check: setup
 	@$(PY) rig/rig.py check
 
 # Upstream's mount-API kselftests and fs KUnit suites on the patched kernel and
-# on the same config without the series: identical results (rig/compare.py).
+# on the same config without the series: identical results (rig/fsrig/compare.py).
 check-upstream: setup
 	@$(PY) rig/rig.py check-upstream
 

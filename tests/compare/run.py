@@ -1,7 +1,8 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
-"""Run rig/compare.py on canned results in cases/ and compare with cases/*.expected.
+"""Run the comparison (rig/fsrig/compare.py) on canned results in cases/ and
+compare with cases/*.expected.
 
 Each case is NAME.series.ktap and NAME.stock.ktap (what groups upstream and
 upstream-stock would print) and NAME.expected (the comparison's report).
@@ -16,15 +17,15 @@ import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
-import compare  # noqa: E402
+sys.path.insert(0, os.path.join(here, ".."))
 import golden  # noqa: E402
-import ktap  # noqa: E402
+from fsrig import compare, ktap  # noqa: E402
 
 
 def side(path, group):
     with open(path, errors="replace") as f:
         res = ktap.parse(f.read().splitlines(), prefix=f"{group}: ")
-    # What rig.judge() appends to every boot.
+    # What judge() appends to every boot.
     return res + [ktap.Result(f"{group}: guest finished", ktap.PASS),
                   ktap.Result(f"{group}: kernel log clean", ktap.PASS)]
 
@@ -45,6 +46,7 @@ def main():
                    if f.endswith(".series.ktap"))
     return golden.run([("upstream comparison: " + n, os.path.join(here, "cases", n + ".expected"),
                         lambda n=n: render(n)) for n in cases], sys.argv[1:])
+
 
 if __name__ == "__main__":
     sys.exit(main())

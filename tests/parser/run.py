@@ -1,9 +1,9 @@
 #!/usr/bin/env python3
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
-"""Run rig/ktap.py on the canned logs in cases/ and compare with cases/*.expected;
-run rig/rig.py's judge() on the canned boots in judge/ and compare with
-judge/NAME/expected.
+"""Run the KTAP parser (rig/fsrig/ktap.py) on the canned logs in cases/ and
+compare with cases/*.expected; run the rig's judge() (rig/fsrig/judge.py) on
+the canned boots in judge/ and compare with judge/NAME/expected.
 
 A judge case is a directory: console.log (kernel log), results.ktap and status
 (the results and status channels; optional), expect_panic (the group's RE;
@@ -13,19 +13,17 @@ report is required); the others as on the default kernel.
 Prints TAP 13 (one result per case) so the rig reports it like any guest test.
 Regenerate an expected file after a deliberate change with: run.py --update NAME
 """
-import importlib.util
 import io
 import os
 import sys
 
 here = os.path.dirname(os.path.abspath(__file__))
 sys.path.insert(0, os.path.join(here, "..", "..", "rig"))
+sys.path.insert(0, os.path.join(here, ".."))
 import golden  # noqa: E402
-import ktap  # noqa: E402
-
-_spec = importlib.util.spec_from_file_location("rig", os.path.join(here, "..", "..", "rig", "rig.py"))
-rig = importlib.util.module_from_spec(_spec)
-_spec.loader.exec_module(rig)
+from fsrig import ktap  # noqa: E402
+from fsrig.common import BUILD  # noqa: E402
+from fsrig.judge import judge  # noqa: E402
 
 
 def render(path):
@@ -48,8 +46,8 @@ def render_judge(d):
             return ""
     r = {"console": part("console.log"), "results": part("results.ktap"), "status": part("status"),
          "qemu": "", "rc": 0, "timed_out": False, "seconds": 1.0, "first_result": None,
-         "run_dir": os.path.join(rig.BUILD, "runs", name)}
-    res = rig.judge(name, r, part("expect_panic").strip(), kmemleak=name.startswith("debug-"))
+         "run_dir": os.path.join(BUILD, "runs", name)}
+    res = judge(name, r, part("expect_panic").strip(), kmemleak=name.startswith("debug-"))
     out = io.StringIO()
     ktap.report(res, out)
     print(ktap.summary(res), file=out)
@@ -71,6 +69,7 @@ def all_cases():
 
 def main():
     return golden.run(all_cases(), sys.argv[1:])
+
 
 if __name__ == "__main__":
     sys.exit(main())

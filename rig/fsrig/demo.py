@@ -1,4 +1,5 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """`make demo` (`rig.py demo`): the whole story for an administrator.
 
 Boots the groups of kind demo in parallel (tests/guest/demo.sh: warn, the
@@ -17,7 +18,9 @@ import re
 import sys
 import time
 
-import ktap
+from . import groups, ktap
+from .common import BUILD, die, read
+from .report import Step
 
 # image: (what it is, deprecated item or None, 2038-limited)
 EXPECT = {
@@ -102,16 +105,17 @@ def check_table(rows):
     return res
 
 
-def run(rig):
+def run(session, kernel):
+    """Boot the demo groups on KERNEL, tell the story, print and check the table; the exit status."""
     t0 = time.monotonic()
-    allg = rig.groups()
-    names = [n for n in allg if allg[n]["kind"] == "demo"]
+    allg = session.groups
+    names = groups.of_kind(allg, "demo")
     if not names:
-        rig.die("no group with kind = demo in tests/groups.conf")
-    with rig.Step("kernel and initramfs"):
-        bz, initrd = rig.prepare()
-    with rig.Step(f"booting {', '.join(names)} in parallel"):
-        res, accel = rig.run_groups(names, bz, initrd, allg)
+        die("no group with kind = demo in tests/groups.conf")
+    with Step("kernel and initramfs"):
+        built = session.prepare(kernel)
+    with Step(f"booting {', '.join(names)} in parallel"):
+        res, accel = session.run_groups(names, built)
     out = sys.stdout
     print(f"fsdeprecate demo: the patched Linux 6.12 kernel booted in QEMU ({accel.upper()}), "
           f"{len(EXPECT)} filesystem images made with the real mkfs tools.", file=out)
@@ -119,7 +123,7 @@ def run(rig):
           file=out)
     rows = {}
     for n in names:
-        for img, cols in render(rig.read(os.path.join(rig.BUILD, "runs", n, "results.ktap"), ""), out).items():
+        for img, cols in render(read(os.path.join(BUILD, "runs", n, "results.ktap"), ""), out).items():
             rows.setdefault(img, {}).update(cols)
         print(file=out)
     print("=" * 80, file=out)

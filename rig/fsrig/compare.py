@@ -1,12 +1,12 @@
-# SPDX-License-Identifier: GPL-2.0
-"""Regression against upstream's own tests (`rig.py check-upstream`).
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""Comparison pairs: one guest script on the patched kernel and on the same
+config without the series, the result sets compared (`rig.py
+check-upstream`, `rig.py check-ext2-options`, and part of `check`).
 
-The same guest script runs on the patched kernel (group `upstream`) and on
-the same config without the series (group `upstream-stock`, RIG_STOCK=1);
-the result sets, test name -> ok / not ok / skip, must be identical.
-
-compare() turns the two sides' results into one result per test, named
-"upstream-compare: TEST":
+The pair upstream / upstream-stock runs upstream's own tests; the result
+sets, test name -> ok / not ok / skip, must be identical.  compare() turns
+the two sides' results into one result per test, named "upstream-compare: TEST":
   - the same status on both sides: passes (a skip on both stays a skip);
   - different statuses, or a test only one side ran: fails, naming both;
   - not ok on both: fails too.  It is no regression of the series, but a
@@ -16,18 +16,22 @@ Each side's own boot checks ("guest finished", "kernel log clean") and
 results-parser failures (no plan, run ended early, ...) are reported as they
 are: a hang, an oops or broken output on either kernel is a failure.
 
-The pair ext2-options / ext2-options-stock (`rig.py check-ext2-options`,
-"ext2-options-compare: TEST") compares what each test observed too: a test
-that passed on both kernels must also have the same diagnostics, but for
-those starting with "info:" (shown, not compared).
+The pair ext2-options / ext2-options-stock ("ext2-options-compare: TEST")
+compares what each test observed too: a test that passed on both kernels
+must also have the same diagnostics, but for those starting with "info:"
+(shown, not compared).
+
+run() boots both sides at once: the series side on the kernel it is given,
+the stock side on kernel.as_stock(), a reference boot (the reference cache,
+reference.py).
 """
 
 import concurrent.futures
 import difflib
-import os
-import sys
 
-import ktap
+from . import images as images_mod, ktap, report
+from .common import RigError, die
+from .report import log
 
 SERIES, STOCK = "upstream", "upstream-stock"
 BOOT_CHECKS = ("guest finished", "kernel log clean", "boot refused as expected")
@@ -61,7 +65,7 @@ def _observed(r):
 
 
 def compare(series, stock, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=False):
-    """Results of the two groups (ktap.Result lists as rig.judge returns them)
+    """Results of the two groups (ktap.Result lists as judge() returns them)
     -> the comparison as ktap.Result list.  DETAILS: a test that passed on
     both must have the same diagnostics (but "info:" ones) too."""
     a, a_boot = _strip(series, series_group)
@@ -97,60 +101,39 @@ def compare(series, stock, series_group=SERIES, stock_group=STOCK, prefix=PREFIX
     return out + a_boot + b_boot
 
 
-def run(rig, series_group=SERIES, stock_group=STOCK, prefix=PREFIX, details=False):
-    """Build both kernels and initramfs, boot both groups in parallel, compare.
-
-    RIG: the rig module (rig/rig.py), passed in to avoid importing it twice."""
-    allg = rig.groups()
+def run(session, kernel, pair="upstream"):
+    """Build KERNEL and its stock twin with their initramfs, boot both groups
+    of PAIRS[PAIR] in parallel, compare: (results, accelerator)."""
+    series_group, stock_group, prefix, details = PAIRS[pair]
+    allg = session.groups
     for n in (series_group, stock_group):
         if n not in allg:
-            rig.die(f"tests/groups.conf has no group [{n}]")
-    bz, initrd = rig.prepare()
-    old = os.environ.get("RIG_STOCK")
-    os.environ["RIG_STOCK"] = "1"
-    try:
-        sbz, sinitrd = rig.prepare()
-    finally:
-        if old is None:
-            del os.environ["RIG_STOCK"]
-        else:
-            os.environ["RIG_STOCK"] = old
-    accel = rig.accelerator(bz, initrd)
-    images = rig.build_images(sorted(set(allg[series_group]["images"] + allg[stock_group]["images"])))
-
-    def one(name, kernel, rd, boot):
-        g = allg[name]
-        r = boot(accel, kernel, rig.initrd_for(rd, g), name, {i: images[i] for i in g["images"]},
-                 g["cmdline"], g["rtc"], g["timeout"], g["smp"])
-        if not r.get("cached"):
-            rig.log(f"{name}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
-        return rig.judge(name, r, g["expect_panic"])
-
+            die(f"tests/groups.conf has no group [{n}]")
+    series_built = session.prepare(kernel)
+    stock_built = session.prepare(kernel.as_stock())
+    accel = session.accelerator(series_built)
+    images = images_mod.build(sorted(set(allg[series_group].images + allg[stock_group].images)))
     # The stock side is the reference: an identical boot (same kernel,
-    # initramfs, images, QEMU) is not repeated (rig.reference_boot()).
+    # initramfs, images, QEMU) is not repeated (reference.py).
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        fa = ex.submit(one, series_group, bz, initrd, rig.boot)
-        fb = ex.submit(one, stock_group, sbz, sinitrd,
-                       lambda *a: rig.reference_boot(*a, expect=allg[stock_group]["expect_panic"]))
-        series, stock = fa.result(), fb.result()
+        fa = ex.submit(session.boot_group, accel, series_built, allg[series_group], images)
+        fb = ex.submit(session.boot_group, accel, stock_built, allg[stock_group], images, reference_side=True)
+        series, stock = fa.result()[0], fb.result()[0]
     return compare(series, stock, series_group, stock_group, prefix, details), accel
 
 
-def check(rig, pair="upstream"):
-    """run() of PAIRS[PAIR], with a build failure reported as a failed test (for `make check`)."""
-    series_group, stock_group, prefix, details = PAIRS[pair]
+def check(session, kernel, pair="upstream"):
+    """run(), with a build failure reported as a failed test (for `check`)."""
+    prefix = PAIRS[pair][2]
     try:
-        return run(rig, series_group, stock_group, prefix, details)
-    except rig.RigError as e:
-        rig.log(f"error: {e}")
+        return run(session, kernel, pair)
+    except RigError as e:
+        log(f"error: {e}")
         return [ktap.Result(prefix + "build: both kernels and initramfs", ktap.FAIL,
                             str(e).splitlines()[-16:])], "none"
 
 
-def cmd(rig, args, pair="upstream"):
+def cmd(session, kernel, pair="upstream"):
     """rig.py check-upstream, check-ext2-options"""
-    results, accel = check(rig, pair)
-    ktap.report(results)
-    print(f"(guest accelerator: {accel})", file=sys.stderr)
-    print(ktap.summary(results))
-    return 1 if any(r.status == ktap.FAIL for r in results) else 0
+    results, accel = check(session, kernel, pair)
+    return report.finish(results, accel)

@@ -1,4 +1,5 @@
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Expected-output tests for the rig's host suites (tests/parser, tests/compare).
 
 run(cases, argv): CASES is a list of (label, expected file, render function).

@@ -1,5 +1,6 @@
 #!/usr/bin/env python3
-# SPDX-License-Identifier: GPL-2.0
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """Strict KTAP / TAP 13 parser for the rig's results channel.
 
 Accepts what KUnit (debugfs results), kselftest_harness.h and the rig's shell
@@ -11,6 +12,9 @@ Anything that prevents trusting the results is itself reported as a failed
 result, so a caller only has to count: no version line, no plan, fewer
 results than planned (the guest died mid-run), results out of order, a parent
 whose own line disagrees with its subtests, and lines that are not KTAP.
+
+It imports nothing from the rig: `python3 rig/fsrig/ktap.py FILE...` parses
+files (or stdin) and reports one line per test.
 """
 
 import re

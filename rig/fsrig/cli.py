@@ -1,0 +1,93 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""fsdeprecate QEMU rig.
+
+  rig.py check [GROUP…]     build what changed, run host suites and guest groups, report
+  rig.py check --flavour debug   the guest groups on the debug kernel (`make check-debug`)
+  rig.py run GROUP…         boot only these guest groups
+  rig.py demo               the demo groups: what the kernel says, policies, evacuation,
+                            2038, fsaudit, one summary table (rig/fsrig/demo.py)
+  rig.py build              kernel, images and initramfs only
+  rig.py boot GROUP [--cmdline ARGS] [--rtc DATE] [--images A,B]   one boot, console shown
+  rig.py check-upstream     upstream's mount-API kselftests and fs KUnit suites on the
+                            patched and the stock kernel: identical results (rig/fsrig/compare.py)
+  rig.py check-ext2-options every ext2 mount option on the patched and the stock kernel:
+                            identical errnos, options and ext2 log lines (rig/fsrig/compare.py)
+
+Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
+bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
+RIG_KERNEL_FLAVOUR=NAME (as --flavour NAME) / RIG_STOCK=1 select another kernel
+build (see rig/kernel.sh); RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage (or OBJ/vmlinux
+of a kernel with CONFIG_PVH=y) boots a kernel built elsewhere instead of the
+patched one (e.g. a development tree; OBJ needs usr-headers/, `make
+headers_install`); RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the
+debug kernel (default 8); RIG_PROGRESS_INTERVAL=S at most one progress line
+per S seconds in a log (default 10); RIG_QEMU_NICE=N QEMU's nice level
+(default 5); RIG_NO_REFERENCE_CACHE=1 boots the stock side of the comparison
+pairs even when its record is kept.  See docs/rig.md.
+"""
+
+import argparse
+import fcntl
+import os
+import sys
+
+from . import commands, report
+from .common import BUILD, RigError
+from .report import log
+from .session import Session, Settings
+
+
+def parser():
+    ap = argparse.ArgumentParser(prog="rig.py", description=__doc__,
+                                 formatter_class=argparse.RawDescriptionHelpFormatter)
+    sub = ap.add_subparsers(dest="cmd", required=True)
+    flav = dict(metavar="NAME", help="kernel flavour kernel/configs/NAME/ (as RIG_KERNEL_FLAVOUR=NAME); "
+                "debug: the sanitizer kernel, guest groups of kind check and debug")
+    p = sub.add_parser("check")
+    p.add_argument("groups", nargs="*")
+    p.add_argument("--flavour", **flav)
+    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
+    p = sub.add_parser("run")
+    p.add_argument("groups", nargs="+")
+    p.add_argument("--flavour", **flav)
+    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
+    sub.add_parser("demo").set_defaults(fn=lambda s, a: commands.demo(s))
+    p = sub.add_parser("build")
+    p.add_argument("--flavour", **flav)
+    p.set_defaults(fn=lambda s, a: commands.build(s))
+    p = sub.add_parser("bench")
+    p.add_argument("groups", nargs="*")
+    p.set_defaults(fn=lambda s, a: commands.bench(s, a.groups))
+    # Upstream's tests on the patched and the stock kernel, results compared (compare.py).
+    sub.add_parser("check-upstream").set_defaults(fn=lambda s, a: commands.check_pair(s, "upstream"))
+    sub.add_parser("check-ext2-options").set_defaults(fn=lambda s, a: commands.check_pair(s, "ext2-options"))
+    p = sub.add_parser("boot")
+    p.add_argument("group")
+    p.add_argument("--cmdline")
+    p.add_argument("--rtc")
+    p.add_argument("--images")
+    p.add_argument("--flavour", **flav)
+    p.set_defaults(fn=lambda s, a: commands.boot(s, a.group, a.cmdline, a.rtc, a.images))
+    return ap
+
+
+def main(argv=None):
+    args = parser().parse_args(argv)
+    # The only place the rig reads its environment variables.
+    settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None))
+    report.set_progress_interval(settings.progress_interval)
+    # One rig run at a time per checkout: runs share build/ (kernel objects,
+    # initramfs, build/runs/GROUP); a second one waits instead of clobbering.
+    os.makedirs(BUILD, exist_ok=True)
+    lock = open(os.path.join(BUILD, ".rig.lock"), "w")
+    try:
+        fcntl.flock(lock, fcntl.LOCK_EX | fcntl.LOCK_NB)
+    except BlockingIOError:
+        log("another rig run is using build/; waiting for it")
+        fcntl.flock(lock, fcntl.LOCK_EX)
+    try:
+        sys.exit(args.fn(Session(settings), args))
+    except RigError as e:
+        log(f"error: {e}")
+        sys.exit(2)

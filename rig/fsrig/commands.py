@@ -1,0 +1,138 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""What each subcommand of rig/rig.py does, given a Session (cli.py parses
+the command line and makes the session).
+
+check: the host suites (started first, beside everything), the run's kernel
+and the flavours its groups ask for (a failed build fails only its groups),
+the guest groups through the boot queue, the comparison pairs (compare.py)
+in a thread of their own, one report in the configured order.
+"""
+
+import concurrent.futures
+import os
+import re
+import subprocess
+import sys
+
+from . import compare, demo as demo_mod, groups, hostsuites, images, ktap, report
+from .common import BUILD, TOP, RigError, read
+from .initramfs import initrd_for
+from .judge import judge
+from .kernel import DEBUG_FLAVOUR, DEFAULT_FLAVOUR
+from .report import log
+
+
+def check(session, wanted=()):
+    """`check [GROUP...]`, `run GROUP...`; the exit status."""
+    allg = session.groups
+    names = groups.check_names(allg, wanted) if wanted else groups.for_check(allg, session.debug)
+    # The host suites need no kernel: they start first and run beside
+    # everything else.
+    # (fsaudit is built first: the initramfs takes the same binary.)
+    hostpool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    host = None
+    if not wanted and not session.debug:
+        if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
+            subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
+                           stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
+        host = hostpool.submit(hostsuites.run_all)
+    try:
+        built = session.prepare(session.kernel)
+    except RigError as e:
+        # Still one line per test and the summary: the build is a test too.
+        log(f"error: {e}")
+        results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL, str(e).splitlines()[-16:])]
+        return report.finish((host.result() if host else []) + results)
+    # Other kernel flavours the groups ask for; a failed build fails its groups only.
+    kernels, build_fail = {}, []
+    for fl in groups.flavours(allg, names):
+        try:
+            kernels[fl] = session.prepare(session.kernel.with_flavour(fl))
+        except RigError as e:
+            log(f"error: {e}")
+            skipped = [n for n in names if allg[n].flavour == fl]
+            build_fail.append(ktap.Result(f"build: kernel flavour {fl} (groups {', '.join(skipped)})", ktap.FAIL,
+                                          str(e).splitlines()[-16:]))
+            names = [n for n in names if n not in skipped]
+    # The debug kernel changes nothing for the host suites: guest groups only,
+    # their logs in build/runs/debug-GROUP.
+    tag = ""
+    if session.debug:
+        tag = ("stock-" if session.kernel.stock else "") + DEBUG_FLAVOUR + "-"
+    pairs = []
+    if not wanted and session.kernel.flavour == DEFAULT_FLAVOUR and not session.kernel.stock:
+        # The pairs of compare.py (upstream's own tests; every ext2 mount
+        # option: the same errnos, options, messages) on the patched and the
+        # stock kernel, results compared.
+        pairs = list(compare.PAIRS)
+
+    def comparisons():
+        # One pair after the other in this one thread; their boots queue
+        # with the groups' in the boot queue.
+        return [r for p in pairs for r in compare.check(session, session.kernel, p)[0]]
+    with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
+        comp = ex.submit(comparisons)
+        gres, accel = session.run_groups(names, built, kernels, run_tag=tag)
+        results = (host.result() if host else []) + build_fail + gres + comp.result()
+    hostpool.shutdown()
+    return report.finish(results, accel)
+
+
+def build(session):
+    session.prepare(session.kernel)
+    return 0
+
+
+def demo(session):
+    return demo_mod.run(session, session.kernel)
+
+
+def check_pair(session, pair):
+    """`check-upstream`, `check-ext2-options`."""
+    return compare.cmd(session, session.kernel, pair)
+
+
+def bench(session, wanted=()):
+    """Run the bench groups; print "bench NAME ns_per_cycle R1 R2 …" per benchmark."""
+    allg = session.groups
+    names = groups.check_names(allg, wanted) if wanted else groups.of_kind(allg, "bench")
+    built = session.prepare(session.kernel)
+    tag = "stock-" if session.kernel.stock else "series-"
+    res, _ = session.run_groups(names, built, run_tag=tag)
+    failed = [r for r in res if r.status == ktap.FAIL]
+    if failed:
+        ktap.report(failed)
+        return 1
+    rounds = {}
+    for n in names:
+        text = read(os.path.join(BUILD, "runs", tag + n, "results.ktap"), "")
+        for m in re.finditer(r"^# bench (\S+) round \d+ ns_per_cycle (\d+)$", text, re.M):
+            rounds.setdefault(m.group(1), []).append(int(m.group(2)))
+    for b, v in rounds.items():
+        print(f"bench {b} ns_per_cycle " + " ".join(map(str, v)))
+    return 0
+
+
+def boot(session, group, cmdline=None, rtc=None, image_names=None):
+    """`boot GROUP`: one boot with the console, the results channel, the
+    status and the verdict on stdout.  The group's `flavour =` picks the
+    kernel unless the run names one."""
+    g = session.groups.get(group) or groups.unknown(group, groups.DEFAULT_TIMEOUT * session.timeout_scale)
+    kernel = session.kernel
+    if g.flavour and not session.settings.flavour:
+        kernel = kernel.with_flavour(g.flavour)
+    built = session.prepare(kernel)
+    names = image_names.split(",") if image_names else list(g.images)
+    imgs = images.build(names)
+    accel = session.accelerator(built)
+    imgs = images.guest_images(session, accel, built, names, imgs)
+    r = session.boot(accel, built.image, initrd_for(built.initrd, g), group, {n: imgs[n] for n in names},
+                     (g.cmdline + " " + (cmdline or "")).strip(), rtc or g.rtc, g.timeout, g.smp)
+    sys.stdout.write(r["console"])
+    print("---- results channel ----")
+    sys.stdout.write(r["results"])
+    first = f"{r['first_result']:.2f} s" if r["first_result"] is not None else "never"
+    print(f"---- status: {r['status'].strip() or '(none)'} ({r['seconds']:.1f} s, first result after {first},"
+          f" {accel})")
+    return report.finish(judge(group, r, g.expect_panic, kmemleak=built.kernel.debug))

@@ -1,0 +1,126 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""tests/groups.conf: the guest test groups, one QEMU boot each.
+
+parse() turns the file's text into Group values (the keys are documented at
+the top of tests/groups.conf and in docs/rig.md); keys the rig does not know
+are ignored.  The values depend on the kernel the run is for: on the debug
+kernel (`make check-debug`) timeouts are multiplied by the scale
+(RIG_DEBUG_TIMEOUT_SCALE) and `debug_env =` replaces `env =`; a group on a
+flavour of its own ending in -debug gets the scaled timeout everywhere.
+
+for_check() selects what `check` runs: the groups of kind check (and, on the
+debug kernel, of kind debug; there a group with a flavour of its own runs only
+if it is of kind debug, the others ran in `make check`).
+"""
+
+import configparser
+import dataclasses
+import os
+
+from .common import TOP, die
+from .kernel import Kernel
+
+GROUPS_CONF = os.path.join(TOP, "tests", "groups.conf")
+KINDS = ("check", "demo", "bench", "stock", "debug", "pending")
+DEFAULT_TIMEOUT = 120
+
+
+@dataclasses.dataclass(frozen=True)
+class Group:
+    """One section of tests/groups.conf, as the run sees it."""
+    name: str
+    images: tuple = ()
+    cmdline: str = ""
+    rtc: str = ""
+    timeout: int = DEFAULT_TIMEOUT
+    selftest: str = ""
+    env: str = ""
+    args: str = ""
+    smp: int = 1
+    kind: str = "check"
+    icount: bool = False
+    rootfs: str = ""
+    expect_panic: str = ""
+    flavour: str = ""
+    extras: bool = False
+    sleeps: bool = False
+
+
+def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
+    """{name: Group} of groups.conf TEXT, in the file's order.
+
+    DEBUG: for the debug kernel (timeouts scaled, debug_env).  FLAVOUR_EXISTS:
+    a function telling whether kernel flavour NAME exists (default: a
+    directory kernel/configs/NAME/)."""
+    if flavour_exists is None:
+        flavour_exists = lambda f: os.path.isdir(os.path.join(Kernel().configs_dir, f))  # noqa: E731
+    cp = configparser.ConfigParser(interpolation=None)
+    cp.read_string(text, source="tests/groups.conf")
+    out = {}
+    for name in cp.sections():
+        s = cp[name]
+        g = dict(
+            images=tuple(s.get("images", "").split()),
+            cmdline=s.get("cmdline", ""),
+            rtc=s.get("rtc", ""),
+            timeout=int(s.get("timeout", str(DEFAULT_TIMEOUT))),
+            selftest=s.get("selftest", ""),
+            env=s.get("env", ""),
+            args=s.get("args", ""),
+            smp=int(s.get("smp", "1")),
+            kind=s.get("kind", "check"),
+            icount=s.getboolean("icount", False),
+            rootfs=s.get("rootfs", ""),
+            expect_panic=s.get("expect_panic", ""),
+            flavour=s.get("flavour", ""),
+            extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),
+            sleeps=s.getboolean("sleeps", False),
+        )
+        if debug:
+            g["timeout"] *= timeout_scale
+            g["env"] = s.get("debug_env", g["env"])
+        elif g["flavour"].endswith("-debug"):
+            # A debug flavour of its own (modules-debug): scaled as on the debug kernel.
+            g["timeout"] *= timeout_scale
+        if g["rootfs"] and g["rootfs"] != (g["images"] or ("",))[0]:
+            die(f"tests/groups.conf [{name}]: rootfs must be the first image")
+        if g["kind"] not in KINDS:
+            die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
+        if g["flavour"] and not flavour_exists(g["flavour"]):
+            die(f"tests/groups.conf [{name}]: no kernel flavour kernel/configs/{g['flavour']}/")
+        out[name] = Group(name, **g)
+    return out
+
+
+def load(debug=False, timeout_scale=8, path=GROUPS_CONF):
+    with open(path) as f:
+        return parse(f.read(), debug, timeout_scale)
+
+
+def unknown(name, timeout):
+    """A group not in groups.conf (`rig.py boot NAME`): no disks, defaults."""
+    return Group(name, timeout=timeout)
+
+
+def for_check(allg, debug=False):
+    """The groups `check` runs when none are named."""
+    kinds = ("check", "debug") if debug else ("check",)
+    return [n for n, g in allg.items() if g.kind in kinds and not (debug and g.flavour and g.kind != "debug")]
+
+
+def of_kind(allg, kind):
+    return [n for n, g in allg.items() if g.kind == kind]
+
+
+def check_names(allg, names):
+    """NAMES, all of them groups of ALLG (else the error names the groups)."""
+    for n in names:
+        if n not in allg:
+            die(f"unknown group {n!r}; groups: {', '.join(allg)}")
+    return list(names)
+
+
+def flavours(allg, names):
+    """The kernel flavours groups NAMES ask for (`flavour =`), in order, once each."""
+    return list(dict.fromkeys(allg[n].flavour for n in names if allg[n].flavour))

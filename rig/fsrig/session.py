@@ -1,0 +1,160 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""One run of the rig: what the user asked for (Settings, read once from the
+environment by the CLI), the kernels it prepared (Built), the accelerator,
+the boot queue, and the boot of a group on a kernel.
+
+A Session is passed explicitly to whatever boots (commands, compare, demo,
+image preparation); nothing in the rig reads the process environment after
+Settings.from_environ().  The model is kernel (base x flavour, series or
+stock) x group: session.prepare(Kernel) builds a kernel and its initramfs
+once per run, session.boot_group(accel, built, group, images) boots a group
+on it.
+"""
+
+import concurrent.futures
+import dataclasses
+import os
+import threading
+
+from . import boots, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference
+from .common import BUILD
+from .judge import judge
+from .kernel import DEBUG_FLAVOUR, Kernel
+from .report import Step, log
+
+
+@dataclasses.dataclass(frozen=True)
+class Settings:
+    """What the user's environment asks for (docs/rig.md, "Environment")."""
+    jobs: int = os.cpu_count() or 1     # RIG_JOBS: boots at once
+    accel: str = ""                     # RIG_ACCEL=kvm|tcg (default: probe KVM once)
+    qemu_nice: str = "5"                # RIG_QEMU_NICE
+    debug_timeout_scale: int = 8        # RIG_DEBUG_TIMEOUT_SCALE
+    progress_interval: float = 10.0     # RIG_PROGRESS_INTERVAL (seconds, in a log)
+    reference_cache: bool = True        # not RIG_NO_REFERENCE_CACHE=1
+    bzimage: str = ""                   # RIG_BZIMAGE: a kernel built elsewhere
+    flavour: str = ""                   # RIG_KERNEL_FLAVOUR or --flavour
+    stock: bool = False                 # RIG_STOCK=1: the kernel without the series
+
+    @classmethod
+    def from_environ(cls, env, flavour=None):
+        """Settings from environment ENV; FLAVOUR (--flavour) wins over RIG_KERNEL_FLAVOUR."""
+        return cls(jobs=int(env.get("RIG_JOBS", os.cpu_count() or 1)),
+                   accel=env.get("RIG_ACCEL", ""),
+                   qemu_nice=env.get("RIG_QEMU_NICE", "5"),
+                   debug_timeout_scale=int(env.get("RIG_DEBUG_TIMEOUT_SCALE", "8")),
+                   progress_interval=float(env.get("RIG_PROGRESS_INTERVAL", "10")),
+                   reference_cache=env.get("RIG_NO_REFERENCE_CACHE") != "1",
+                   bzimage=env.get("RIG_BZIMAGE", ""),
+                   flavour=flavour or env.get("RIG_KERNEL_FLAVOUR", ""),
+                   stock=env.get("RIG_STOCK") == "1")
+
+    def kernel(self):
+        """The run's kernel.  RIG_BZIMAGE stands for the patched kernel of the
+        default flavour only (not for the stock kernel nor another flavour)."""
+        prebuilt = os.path.abspath(self.bzimage) if self.bzimage and not self.stock and not self.flavour else ""
+        return Kernel(flavour=self.flavour, stock=self.stock, prebuilt=prebuilt)
+
+
+@dataclasses.dataclass(frozen=True)
+class Built:
+    """A kernel prepared for booting: the image QEMU boots, its object
+    directory and its initramfs (the base one; initramfs.initrd_for())."""
+    kernel: Kernel
+    image: str
+    obj: str
+    initrd: str
+
+
+class Session:
+    def __init__(self, settings=None):
+        self.settings = settings or Settings()
+        self.kernel = self.settings.kernel()
+        # `make check-debug`: the groups of kind check and debug on the debug
+        # kernel, timeouts scaled, debug_env, logs in build/runs/debug-GROUP.
+        self.debug = self.kernel.flavour == DEBUG_FLAVOUR
+        self.timeout_scale = self.settings.debug_timeout_scale if self.debug else 1
+        self.queue = boots.BootQueue(self.settings.jobs, self.settings.qemu_nice)
+        self._lock = threading.Lock()
+        self._groups = None
+        self._prepared = {}
+        self._prepare_lock = threading.Lock()
+        self._accel = None
+        self._accel_lock = threading.Lock()
+
+    @property
+    def groups(self):
+        """tests/groups.conf as this run sees it ({name: Group}), read once."""
+        with self._lock:
+            if self._groups is None:
+                self._groups = groups_mod.load(self.debug, self.settings.debug_timeout_scale)
+            return self._groups
+
+    def prepare(self, kernel):
+        """KERNEL built and its initramfs made (once per run): a Built."""
+        with self._prepare_lock:
+            if kernel not in self._prepared:
+                image, obj = kernel_mod.build(kernel)
+                with Step(f"initramfs {os.path.basename(obj)}"):
+                    initrd = initramfs.build(kernel.src_dir, obj, kernel.stock, self.groups)
+                self._prepared[kernel] = Built(kernel, image, obj, initrd)
+            return self._prepared[kernel]
+
+    def accelerator(self, built):
+        """KVM or TCG for this run (qemu.choose_accelerator(); a KVM probe boots BUILT)."""
+        with self._accel_lock:
+            if self._accel is None:
+                self._accel = qemu.choose_accelerator(self.settings.accel, lambda: self.boot(
+                    "kvm", built.image, built.initrd, "probe", {}, timeout=15,
+                    run_dir=os.path.join(BUILD, "runs", "kvm-probe")))
+            return self._accel
+
+    def boot(self, *args, **kwargs):
+        """One boot through the boot queue (boots.BootQueue.boot())."""
+        return self.queue.boot(*args, **kwargs)
+
+    def boot_group(self, accel, built, g, images, run_tag="", reference_side=False):
+        """Boot group G on kernel BUILT with disks IMAGES ({name: path} of
+        images.build()) and judge it: (results, record).  Its logs go to
+        build/runs/RUN_TAG+NAME.  REFERENCE_SIDE: the stock side of a
+        comparison pair, whose record the reference cache may supply."""
+        n = g.name
+        imgs = images_mod.guest_images(self, accel, built, g.images, images)
+        rd, cmdline = initramfs.initrd_for(built.initrd, g), g.cmdline
+        if g.rootfs:
+            imgs[g.rootfs] = images_mod.prepare_rootfs(self, accel, built, g.rootfs, images[g.rootfs])
+            rd, cmdline = None, f"root=/dev/vda init=/init {cmdline}"
+
+        def verdict(r):
+            return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)
+        if reference_side:
+            r = reference.reference_boot(self.queue, verdict, accel, built.image, rd, n, imgs, cmdline, g.rtc,
+                                         g.timeout, g.smp, use_cache=self.settings.reference_cache)
+        else:
+            r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp,
+                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps)
+        if not r.get("cached"):
+            log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
+        return verdict(r), r
+
+    def run_groups(self, names, built, kernels=None, run_tag=""):
+        """Boot groups NAMES, all at once through the boot queue, on kernel
+        BUILT, or KERNELS[flavour] ({flavour: Built}) for a group with
+        `flavour =`; returns (results in NAMES' order, accelerator)."""
+        allg = self.groups
+        images = images_mod.build(sorted({i for n in names for i in allg[n].images}))
+        accel = self.accelerator(built)
+
+        def one(n):
+            g = allg[n]
+            return self.boot_group(accel, (kernels or {}).get(g.flavour, built), g, images, run_tag)
+
+        # Longest first (by the last run's times), so parallel boots finish together;
+        # results are still reported in the configured order.
+        order = boots.longest_first(names, boots.last_times(), run_tag)
+        # Every group waits in the boot queue at once (at most RIG_JOBS run;
+        # the queue records the times).
+        with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(order))) as ex:
+            done = dict(zip(order, ex.map(one, order)))
+        return [r for n in names for r in done[n][0]], accel
