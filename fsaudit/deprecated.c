@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * fsaudit - deprecation inventory: /sys/fs/deprecated/<item>/ when the
  * running kernel has it, otherwise a built-in table for Linux 6.12.
@@ -61,7 +63,6 @@ const char *const fsa_verdict_names[] = {
 	[VERDICT_2038] = "2038-limited",
 	[VERDICT_DEPRECATED] = "deprecated",
 	[VERDICT_REMOVED] = "removed-from-mainline",
-	[VERDICT_NOMOUNT] = "kernel-cannot-mount",
 };
 
 /* read one short value file, strip the newline; 0 or -errno */

@@ -12,6 +12,8 @@
 #include <sys/sysmacros.h>
 #include <unistd.h>
 
+#include <blkid.h>
+
 #include "fsaudit.h"
 
 /* kernel name of a block device (vda1, dm-0) from /sys/dev/block/M:m */
@@ -75,19 +77,23 @@ static int has_size(const char *dir)
 	return ok;
 }
 
-static void audit_blockdev(struct fsaudit *fa, const char *sysdir, const char *name)
+typedef int (*blockdev_fn)(struct fsaudit *fa, const char *sysdir, const char *name, void *arg);
+
+static int audit_blockdev(struct fsaudit *fa, const char *sysdir, const char *name,
+			  void *arg __attribute__((unused)))
 {
 	struct source src = { 0 };
 	char devpath[PATH_MAX];
 
 	if (!has_size(sysdir))
-		return;
-	if (read_devno(sysdir, &src.devno) == 0 && fsa_seen(fa, src.devno))
-		return;
+		return 0;
+	if (read_devno(sysdir, &src.devno) == 0 && fsa_seen(fa, src.devno, 0, 0))
+		return 0;
 	snprintf(devpath, sizeof(devpath), "/dev/%s", name);
 	src.name = devpath;
 	snprintf(src.path, sizeof(src.path), "%s%s", fa->sysroot, devpath);
 	fsa_audit_source(fa, &src, 1);
+	return 0;
 }
 
 static int namecmp(const struct dirent **a, const struct dirent **b)
@@ -95,31 +101,32 @@ static int namecmp(const struct dirent **a, const struct dirent **b)
 	return strverscmp((*a)->d_name, (*b)->d_name);
 }
 
-/* --all: block devices from <sysroot>/sys/block, whole disks and partitions */
-void fsa_audit_all_blockdevs(struct fsaudit *fa)
+/* @fn for every block device of <sysroot>/sys/block, whole disks and
+ * partitions, in name order, until it returns non-zero */
+static int each_blockdev(struct fsaudit *fa, blockdev_fn fn, void *arg)
 {
 	char base[PATH_MAX], dir[PATH_MAX + NAME_MAX + 2], sub[PATH_MAX * 2 + 32];
 	struct dirent **disks = NULL, **parts;
-	int n, i, m, j;
+	int n, i, m, j, rc = 0;
 
 	snprintf(base, sizeof(base), "%s/sys/block", fa->sysroot);
 	n = scandir(base, &disks, NULL, namecmp);
 	for (i = 0; i < n; i++) {
 		const char *dn = disks[i]->d_name;
 
-		if (dn[0] == '.')
+		if (dn[0] == '.' || rc)
 			goto next;
 		snprintf(dir, sizeof(dir), "%s/%s", base, dn);
-		audit_blockdev(fa, dir, dn);
+		rc = fn(fa, dir, dn, arg);
 		m = scandir(dir, &parts, NULL, namecmp);
 		for (j = 0; j < m; j++) {
 			const char *pn = parts[j]->d_name;
 			struct stat st;
 
 			snprintf(sub, sizeof(sub), "%s/%s/partition", dir, pn);
-			if (pn[0] != '.' && stat(sub, &st) == 0) {
+			if (!rc && pn[0] != '.' && stat(sub, &st) == 0) {
 				snprintf(sub, sizeof(sub), "%s/%s", dir, pn);
-				audit_blockdev(fa, sub, pn);
+				rc = fn(fa, sub, pn, arg);
 			}
 			free(parts[j]);
 		}
@@ -130,4 +137,79 @@ next:
 	}
 	if (n >= 0)
 		free(disks);
+	return rc;
+}
+
+/* --all: block devices from <sysroot>/sys/block, whole disks and partitions */
+void fsa_audit_all_blockdevs(struct fsaudit *fa)
+{
+	each_blockdev(fa, audit_blockdev, NULL);
+}
+
+struct tag_search {
+	const char *name, *value;	/* UUID, LABEL, PARTUUID, PARTLABEL */
+	char *found;			/* "/dev/NAME" */
+	size_t foundsz;
+};
+
+/* does the device hold the tag?  (libblkid, as blkid -t NAME=VALUE) */
+static int match_tag(struct fsaudit *fa, const char *sysdir __attribute__((unused)),
+		     const char *name, void *arg)
+{
+	struct tag_search *t = arg;
+	char path[PATH_MAX];
+	const char *key = strcmp(t->name, "PARTUUID") == 0 ? "PART_ENTRY_UUID"
+			  : strcmp(t->name, "PARTLABEL") == 0 ? "PART_ENTRY_NAME" : t->name;
+	const char *v;
+	blkid_probe pr;
+	int hit = 0;
+
+	snprintf(path, sizeof(path), "%s/dev/%s", fa->sysroot, name);
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return 0;
+	blkid_probe_enable_superblocks(pr, 1);
+	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
+	blkid_probe_enable_partitions(pr, 1);
+	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
+	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, key, &v, NULL) == 0
+	    && strcmp(v, t->value) == 0) {
+		snprintf(t->found, t->foundsz, "/dev/%s", name);
+		hit = 1;
+	}
+	blkid_free_probe(pr);
+	return hit;
+}
+
+/* the device that holds the tag NAME=VALUE under the sysroot: its
+ * /dev/disk/by-* link, else the block device whose filesystem or partition
+ * entry has it; 0 and "/dev/..." in @buf, -1 when none */
+int fsa_find_tag(struct fsaudit *fa, const char *name, const char *value, char *buf, size_t bufsz)
+{
+	static const char *const dirs[][2] = {
+		{ "UUID", "by-uuid" }, { "LABEL", "by-label" },
+		{ "PARTUUID", "by-partuuid" }, { "PARTLABEL", "by-partlabel" },
+	};
+	struct tag_search t = { name, value, buf, bufsz };
+	char link[PATH_MAX * 2 + 32], enc[PATH_MAX], target[PATH_MAX];
+	size_t i;
+	ssize_t n;
+
+	for (i = 0; i < sizeof(dirs) / sizeof(dirs[0]); i++) {
+		if (strcmp(dirs[i][0], name) != 0)
+			continue;
+		if (blkid_encode_string(value, enc, sizeof(enc)) != 0)
+			break;
+		snprintf(link, sizeof(link), "%s/dev/disk/%s/%s", fa->sysroot, dirs[i][1], enc);
+		n = readlink(link, target, sizeof(target) - 1);
+		if (n > 0) {
+			const char *b;
+
+			target[n] = '\0';
+			b = strrchr(target, '/');
+			snprintf(buf, bufsz, "/dev/%s", b ? b + 1 : target);
+			return 0;
+		}
+	}
+	return each_blockdev(fa, match_tag, &t) ? 0 : -1;
 }

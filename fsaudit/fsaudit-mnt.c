@@ -8,7 +8,10 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <fcntl.h>
+#include <sys/ioctl.h>
 #include <sys/stat.h>
+#include <unistd.h>
 
 #include <libmount.h>
 
@@ -43,9 +46,13 @@ struct libmnt_table *fsa_mount_table(struct fsaudit *fa)
 		fsa_internal_error("mount table", ENOMEM);
 	parser_fa = fa;
 	mnt_table_set_parser_errcb(fa->mnt, parser_errcb);
-	rc = mnt_table_parse_file(fa->mnt, file);
-	if (rc)
-		fsa_internal_error(file, rc ? rc : EINVAL);
+	rc = access(file, R_OK) == 0 ? mnt_table_parse_file(fa->mnt, file) : -errno;
+	if (rc) {
+		/* an input file, not an internal error: as an unreadable source */
+		fprintf(stderr, "%s: cannot read %s: %s\n", program_invocation_short_name, file,
+			strerror(rc < 0 ? -rc : rc));
+		exit(FSA_EXIT_ERROR);
+	}
 	return fa->mnt;
 }
 
@@ -84,7 +91,7 @@ void fsa_audit_mounted(struct fsaudit *fa)
 			continue;
 		src.devno = mnt_fs_get_devno(fs);
 		/* bind mounts and btrfs subvolumes: report the device once */
-		if (fsa_seen(fa, src.devno))
+		if (fsa_seen(fa, src.devno, 0, 0))
 			continue;
 		src.target = mnt_fs_get_target(fs);
 		src.fstype = mnt_fs_get_fstype(fs);
@@ -142,19 +149,8 @@ void fsa_audit_directory(struct fsaudit *fa, const char *arg)
 	const char *dev;
 
 	if (!fs) {
-		struct result r = { 0 };
-
-		fsa_info_init(&r.info);
-		r.kernel_can_mount = -1;
-		r.error = ENOENT;
-		if (fa->unreadable_unknown)
-			fa->nunreadable++;
-		else
-			fa->nerrors++;
-		snprintf(r.notes, sizeof(r.notes), "no filesystem in the mount table holds %s", arg);
-		fprintf(stderr, "%s: %s: not in the mount table\n", program_invocation_short_name, arg);
 		src.name = arg;
-		fsa_add_record(fa, &src, &r);
+		fsa_add_unreadable(fa, &src, ENOENT, "not in the mount table: no mounted filesystem holds it");
 		return;
 	}
 	dev = mnt_fs_get_srcpath(fs);
@@ -162,6 +158,8 @@ void fsa_audit_directory(struct fsaudit *fa, const char *arg)
 	src.fstype = mnt_fs_get_fstype(fs);
 	src.options = mnt_fs_get_fs_options(fs);
 	src.devno = mnt_fs_get_devno(fs);
+	if (fsa_seen(fa, src.devno, 0, 0))
+		return;
 	if (!dev || *dev != '/' || mnt_fs_is_pseudofs(fs) || mnt_fs_is_netfs(fs)) {
 		/* tmpfs, nfs, ...: no device to read, judge by type */
 		struct result r = { 0 };
@@ -177,8 +175,47 @@ void fsa_audit_directory(struct fsaudit *fa, const char *arg)
 		} else {
 			snprintf(r.notes, sizeof(r.notes), "no block device behind it; limits unknown");
 		}
+		fsa_kernel_outcome(fa, &src, &r);
 		fsa_add_record(fa, &src, &r);
 		return;
 	}
 	fsa_audit_mount_source(fa, &src, dev);
+}
+
+/* What the kernel tells every user about a mounted XFS, as xfs_info does:
+ * XFS_IOC_FSGEOMETRY_V1 on any file of it (include/uapi xfs_fs.h) */
+struct xfs_fsop_geom_v1 {
+	uint32_t blocksize, rtextsize, agblocks, agcount, logblocks, sectsize;
+	uint32_t inodesize, imaxpct;
+	uint64_t datablocks, rtblocks, rtextents, logstart;
+	unsigned char uuid[16];
+	uint32_t sunit, swidth;
+	int32_t version;
+	uint32_t flags, logsectsize, rtsectsize, dirblocksize;
+};
+#define XFS_IOC_FSGEOMETRY_V1		_IOR('X', 100, struct xfs_fsop_geom_v1)
+#define XFS_FSOP_GEOM_FLAGS_DIRV2CI	(1U << 12)
+#define XFS_FSOP_GEOM_FLAGS_V5SB	(1U << 15)
+#define XFS_FSOP_GEOM_FLAGS_BIGTIME	(1U << 21)
+
+/* 0 and @info filled as the XFS prober would, -1 when @target is not a
+ * mounted XFS or the ioctl fails */
+int fsa_xfs_geometry(const char *target, struct fsa_info *info)
+{
+	struct xfs_fsop_geom_v1 g;
+	int fd, rc;
+
+	if (!target || !*target)
+		return -1;
+	fd = open(target, O_RDONLY | O_DIRECTORY | O_CLOEXEC | O_NOCTTY);
+	if (fd < 0)
+		return -1;
+	rc = ioctl(fd, XFS_IOC_FSGEOMETRY_V1, &g);
+	close(fd);
+	if (rc != 0)
+		return -1;
+	fsa_info_init(info);
+	fsa_xfs_format(info, !!(g.flags & XFS_FSOP_GEOM_FLAGS_V5SB), !!(g.flags & XFS_FSOP_GEOM_FLAGS_BIGTIME),
+		       !!(g.flags & XFS_FSOP_GEOM_FLAGS_DIRV2CI), g.inodesize);
+	return 0;
 }

@@ -5,6 +5,7 @@
  * partitions of an image file (IMAGE:pN), libblkid identification, then
  * the prober of the type; the result becomes one record.
  */
+#include <ctype.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -20,25 +21,52 @@
 
 #include "fsaudit.h"
 
-/* 1 when the device @devno was reported already (0 for no device) */
-int fsa_seen(struct fsaudit *fa, dev_t devno)
+/* 1 when the source (@dev, @ino, @part) was reported already (0 for no
+ * device: nothing to compare) */
+int fsa_seen(struct fsaudit *fa, dev_t dev, ino_t ino, int part)
 {
+	struct fsa_key *n;
 	size_t i;
-	dev_t *n;
 
-	if (!devno)
+	if (!dev)
 		return 0;
 	for (i = 0; i < fa->nseen; i++)
-		if (fa->seen[i] == devno)
+		if (fa->seen[i].dev == dev && fa->seen[i].ino == ino && fa->seen[i].part == part)
 			return 1;
-	n = realloc(fa->seen, (fa->nseen + 1) * sizeof(*n));
-	if (!n)
-		fsa_internal_error("device list", ENOMEM);
-	fa->seen = n;
-	fa->seen[fa->nseen++] = devno;
+	if (!(fa->nseen & (fa->nseen - 1)) || !fa->nseen) {
+		n = realloc(fa->seen, (fa->nseen ? fa->nseen * 2 : 16) * sizeof(*n));
+		if (!n)
+			fsa_internal_error("device list", ENOMEM);
+		fa->seen = n;
+	}
+	fa->seen[fa->nseen].dev = dev;
+	fa->seen[fa->nseen].ino = ino;
+	fa->seen[fa->nseen++].part = part;
 	return 0;
 }
 
+/* -t LIST (findmnt -t): a comma-separated list of types, all prefixed with
+ * "no" to exclude them; 1 when @fstype is selected */
+int fsa_type_selected(const struct fsaudit *fa, const char *fstype)
+{
+	const char *p = fa->types;
+	int neg, found = 0;
+	size_t n;
+
+	if (!p)
+		return 1;
+	neg = strncmp(p, "no", 2) == 0;
+	while (*p) {
+		n = strcspn(p, ",");
+		if (neg && n > 2 && strncmp(p, "no", 2) == 0 && fstype && strlen(fstype) == n - 2
+		    && strncmp(p + 2, fstype, n - 2) == 0)
+			found = 1;
+		else if (!neg && fstype && strlen(fstype) == n && strncmp(p, fstype, n) == 0)
+			found = 1;
+		p += n + (p[n] == ',');
+	}
+	return neg ? !found : found;
+}
 
 /* size of a regular file or block device */
 static int fd_size(int fd, uint64_t *size)
@@ -150,6 +178,10 @@ void fsa_add_record(struct fsaudit *fa, const struct source *src, const struct r
 {
 	struct fsa_record *rec;
 
+	if (!fsa_type_selected(fa, r->fstype)) {
+		fa->naudited_filtered += !(r->error != 0 && !r->have_info);
+		return;
+	}
 	if (fa->nrecs == fa->recs_alloc) {
 		size_t n = fa->recs_alloc ? fa->recs_alloc * 2 : 64;
 		struct fsa_record *nr = realloc(fa->recs, n * sizeof(*nr));
@@ -168,7 +200,12 @@ void fsa_add_record(struct fsaudit *fa, const struct source *src, const struct r
 	rec->uuid = fsa_xstrdup(r->uuid);
 	rec->version = fsa_xstrdup(r->version);
 	rec->notes = fsa_xstrdup(r->notes);
-	rec->removal_note = fsa_xstrdup(r->removal_note);
+	if (r->kernel_note[0])
+		fsa_append(rec->notes, strlen(rec->notes) + 1, "%s", "");	/* unchanged */
+	rec->remedy = fsa_remedy_steps(src, r, r->kernel == FSA_KERNEL_CANNOT ? r->kernel_note : NULL);
+	rec->spec = src->spec ? fsa_xstrdup(src->spec) : NULL;
+	rec->nofail = src->spec ? src->nofail : -1;
+	rec->kernel = r->kernel;
 	rec->info = r->info;
 	rec->have_info = r->have_info;
 	rec->verdict = r->verdict;
@@ -192,7 +229,8 @@ void fsa_free_records(struct fsaudit *fa)
 		free(rec->uuid);
 		free(rec->version);
 		free(rec->notes);
-		free(rec->removal_note);
+		free(rec->remedy);
+		free(rec->spec);
 	}
 	free(fa->recs);
 	fa->recs = NULL;
@@ -201,6 +239,16 @@ void fsa_free_records(struct fsaudit *fa)
 
 static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe pr, int fd,
 			    uint64_t size);
+
+/* IMAGE:pN named a partition the table does not have */
+static void ps_missing(struct fsaudit *fa, const char *name, int partno)
+{
+	struct source ps = { .name = name };
+	char why[64];
+
+	snprintf(why, sizeof(why), "no partition %d in the image's partition table", partno);
+	fsa_add_unreadable(fa, &ps, ENOENT, why);
+}
 
 /* Probe one source and keep its record.  @quiet_nofs: skip sources
  * without a filesystem (--all). */
@@ -213,7 +261,6 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 	blkid_probe pr = NULL;
 	uint64_t size = 0;
 	int rc, fd = -1;
-	char qname[700];
 
 	fsa_info_init(&r.info);
 	r.fstype = src->fstype;
@@ -272,6 +319,13 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		if (rc == 1 && r.pttype && !src->target && is_regular(fd)
 		    && audit_partitions(fa, src, pr, fd, size) == 0)
 			goto skip;	/* an image file with a partition table */
+		if (src->only_part) {
+			char name[PATH_MAX + 16];
+
+			snprintf(name, sizeof(name), "%s:p%d", src->name, src->only_part);
+			ps_missing(fa, name, src->only_part);
+			goto skip;
+		}
 		if (rc == 1 && !(r.nosig && fallback(&r, fd, 0, size))) {
 			if (quiet_nofs)
 				goto skip;
@@ -285,9 +339,7 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		goto out;
 	}
 
-	fsa_remedy_name(src, qname, sizeof(qname));
-	env.source = qname;
-	env.fstype = src->fstype;
+	env.fstype = src->fstype ? src->fstype : src->fstab_type;
 	env.options = src->options;
 	env.series = fa->series;
 	if (src->fstype)
@@ -307,8 +359,6 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 		snprintf(r.notes, sizeof(r.notes), "%s superblock not confirmed: %s; limits unknown",
 			 r.fstype, r.info.why);
 	} else {
-		const char *sym = NULL;
-
 		r.have_info = 1;
 		r.verdict = fsa_compute_verdict(&r.info, r.have_info);
 		snprintf(r.notes, sizeof(r.notes), "%s%s%s", r.info.notes,
@@ -316,46 +366,49 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 			 r.nosig ? "libblkid does not recognise it" : "");
 		if (!r.info.has_limits && !r.info.no_times && !r.notes[0])
 			snprintf(r.notes, sizeof(r.notes), "limits unknown");
-		/* not mounted: can the running kernel mount it at all? */
-		if (!src->fstype)
-			r.kernel_can_mount = fsa_kernel_can_mount(fa, r.fstype, r.info.items, &sym);
-		if (r.kernel_can_mount == 0) {
-			char rem[sizeof(r.info.remedy)];
-
-			r.verdict = VERDICT_NOMOUNT;
-			snprintf(r.removal_note, sizeof(r.removal_note), "this kernel cannot mount it");
-			fsa_append(r.notes, sizeof(r.notes), "%sthis kernel cannot mount it: CONFIG_%s is not set",
-				   r.notes[0] ? "; " : "", sym);
-			snprintf(rem, sizeof(rem), "%s", r.info.remedy);
-			snprintf(r.info.remedy, sizeof(r.info.remedy),
-				 "to reach the data, boot a kernel with CONFIG_%s=y or =m", sym);
-			if (rem[0])
-				fsa_append(r.info.remedy, sizeof(r.info.remedy), "; %s", rem);
-		}
 	}
 	goto out;
 
 failed:
-	/* a mounted filesystem the user may not read: some types need no
-	 * superblock to be assessed */
-	if (src->fstype && (r.error == EACCES || r.error == EPERM)
-	    && fsa_limits_by_type(src->fstype, src->options, &r.info) == 0) {
-		r.have_info = 1;
-		r.verdict = fsa_compute_verdict(&r.info, r.have_info);
-		snprintf(r.notes, sizeof(r.notes), "cannot read %s (%s): limits from the mounted type %s",
-			 src->name, strerror(r.error), src->fstype);
-		goto out;
+	/* a mounted filesystem the user may not read: what the kernel tells
+	 * everyone (XFS_IOC_FSGEOMETRY), or the type where the superblock is
+	 * not needed; else it needs root */
+	if (src->fstype && (r.error == EACCES || r.error == EPERM)) {
+		if (fsa_xfs_geometry(src->target, &r.info) == 0) {
+			r.have_info = 1;
+			r.fstype = src->fstype;
+			r.verdict = fsa_compute_verdict(&r.info, r.have_info);
+			snprintf(r.notes, sizeof(r.notes), "cannot read %s (%s): from XFS_IOC_FSGEOMETRY on %s",
+				 src->name, strerror(r.error), src->target);
+			goto out;
+		}
+		if (fsa_limits_by_type(src->fstype, src->options, &r.info) == 0) {
+			r.have_info = 1;
+			r.verdict = fsa_compute_verdict(&r.info, r.have_info);
+			snprintf(r.notes, sizeof(r.notes), "cannot read %s (%s): limits from the mounted type %s",
+				 src->name, strerror(r.error), src->fstype);
+			goto out;
+		}
 	}
 	if (fa->unreadable_unknown)
 		fa->nunreadable++;
 	else
 		fa->nerrors++;
-	snprintf(r.notes, sizeof(r.notes), "cannot read %s: %s", src->name, strerror(r.error));
-	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, src->name,
-		strerror(r.error));
+	if (r.error == EACCES || r.error == EPERM)
+		snprintf(r.notes, sizeof(r.notes), "needs root: cannot read %s: %s", src->name, strerror(r.error));
+	else
+		snprintf(r.notes, sizeof(r.notes), "cannot read %s: %s", src->name, strerror(r.error));
+	fprintf(stderr, "%s: %s: %s%s\n", program_invocation_short_name, src->name,
+		strerror(r.error), r.error == EACCES || r.error == EPERM ? " (needs root)" : "");
 out:
 	if (src->past_end && src->part_size)
 		fsa_append(r.notes, sizeof(r.notes), "%spartition extends past the end of the image (cut to it)",
+			   r.notes[0] ? "; " : "");
+	fsa_kernel_outcome(fa, src, &r);
+	if (r.kernel_note[0])
+		fsa_append(r.notes, sizeof(r.notes), "%s%s", r.notes[0] ? "; " : "", r.kernel_note);
+	if (src->spec && !src->nofail && (r.kernel == FSA_KERNEL_REFUSED || r.kernel == FSA_KERNEL_CANNOT))
+		fsa_append(r.notes, sizeof(r.notes), "%swithout nofail in /etc/fstab the boot stops in emergency mode",
 			   r.notes[0] ? "; " : "");
 	fsa_add_record(fa, src, &r);
 skip:
@@ -374,11 +427,14 @@ static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe 
 			    uint64_t size)
 {
 	blkid_partlist ls = blkid_probe_get_partitions(pr);
-	int i, n = ls ? blkid_partlist_numof_partitions(ls) : -1;
+	int i, n = ls ? blkid_partlist_numof_partitions(ls) : -1, found = 0;
 	char name[PATH_MAX + 16];
+	struct stat st;
 
 	if (n <= 0)
 		return -1;
+	if (fstat(fd, &st) != 0)
+		st.st_dev = 0;
 	for (i = 0; i < n; i++) {
 		blkid_partition par = blkid_partlist_get_partition(ls, i);
 		struct source ps = { 0 };
@@ -386,6 +442,11 @@ static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe 
 
 		if (!par || blkid_partition_is_extended(par))
 			continue;
+		if (src->only_part && blkid_partition_get_partno(par) != src->only_part)
+			continue;
+		if (!src->only_part && fsa_seen(fa, st.st_dev, st.st_ino, blkid_partition_get_partno(par)))
+			continue;
+		found = 1;
 		start = blkid_partition_get_start(par);
 		len = blkid_partition_get_size(par);
 		ps.partition = 1;
@@ -409,31 +470,98 @@ static int audit_partitions(struct fsaudit *fa, struct source *src, blkid_probe 
 		}
 		fsa_audit_source(fa, &ps, 0);
 	}
+	if (src->only_part && !found) {
+		snprintf(name, sizeof(name), "%s:p%d", src->name, src->only_part);
+		ps_missing(fa, name, src->only_part);
+	}
 	return 0;
 }
 
+/* a source that cannot be audited at all: an error (exit 2) or, with
+ * --unreadable-unknown, verdict unknown; the message on stderr */
+void fsa_add_unreadable(struct fsaudit *fa, const struct source *src, int err, const char *why)
+{
+	struct result r = { 0 };
+
+	fsa_info_init(&r.info);
+	r.kernel_can_mount = -1;
+	r.error = err;
+	if (fa->unreadable_unknown)
+		fa->nunreadable++;
+	else
+		fa->nerrors++;
+	snprintf(r.notes, sizeof(r.notes), "%s", why);
+	fprintf(stderr, "%s: %s: %s\n", program_invocation_short_name, src->name, why);
+	fsa_add_record(fa, src, &r);
+}
+
+/* "IMAGE:pN", as SOURCE names a partition of an image file: 0 and @image,
+ * @partno when @arg has that form and IMAGE is a regular file */
+static int parse_partition(const char *arg, char *image, size_t imagesz, int *partno)
+{
+	const char *c = strrchr(arg, ':');
+	struct stat st;
+	char *end;
+	long n;
+
+	if (!c || c[1] != 'p' || !isdigit((unsigned char) c[2]) || (size_t) (c - arg) >= imagesz)
+		return -1;
+	n = strtol(c + 2, &end, 10);
+	if (*end || n < 1 || n > 65535)
+		return -1;
+	memcpy(image, arg, (size_t) (c - arg));
+	image[c - arg] = '\0';
+	if (stat(image, &st) != 0 || !S_ISREG(st.st_mode))
+		return -1;
+	*partno = (int) n;
+	return 0;
+}
+
+/* a command-line argument: a block device, an image file (or IMAGE:pN), or
+ * a directory (the filesystem it is on); each source once, however named */
 void fsa_audit_argument(struct fsaudit *fa, const char *arg)
 {
 	struct source src = { 0 };
+	char image[PATH_MAX];
 	struct stat st;
+	int rc;
 
 	src.name = arg;
-	snprintf(src.path, sizeof(src.path), "%s", arg);
-	/* a directory or mount point: the filesystem it is on */
-	if (stat(arg, &st) == 0 && S_ISDIR(st.st_mode)) {
+	rc = stat(arg, &st);
+	if (rc != 0 && errno == ENOENT
+	    && parse_partition(arg, image, sizeof(image), &src.only_part) == 0) {
+		src.name = image;
+		rc = stat(image, &st);
+	}
+	snprintf(src.path, sizeof(src.path), "%s", src.name);
+	if (rc != 0) {
+		fsa_add_unreadable(fa, &src, errno, strerror(errno));
+		return;
+	}
+	if (S_ISDIR(st.st_mode)) {
+		/* a directory or mount point: the filesystem it is on */
 		fsa_audit_directory(fa, arg);
 		return;
 	}
-	/* a mounted block device: report how it is mounted */
-	if (stat(arg, &st) == 0 && S_ISBLK(st.st_mode)) {
+	if (S_ISBLK(st.st_mode)) {
+		/* a mounted block device: report how it is mounted */
 		struct libmnt_fs *fs = mnt_table_find_devno(fsa_mount_table(fa), st.st_rdev,
 							    MNT_ITER_FORWARD);
+		if (fsa_seen(fa, st.st_rdev, 0, 0))
+			return;
 		src.devno = st.st_rdev;
 		if (fs) {
 			src.target = mnt_fs_get_target(fs);
 			src.fstype = mnt_fs_get_fstype(fs);
 			src.options = mnt_fs_get_fs_options(fs);
 		}
+	} else if (S_ISREG(st.st_mode)) {
+		if (fsa_seen(fa, st.st_dev, st.st_ino, src.only_part))
+			return;
+	} else {
+		src.name = arg;
+		fsa_add_unreadable(fa, &src, ENOTBLK, "not a block device, image file or directory");
+		return;
 	}
 	fsa_audit_source(fa, &src, 0);
 }

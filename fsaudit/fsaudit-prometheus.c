@@ -45,8 +45,9 @@ static void prom_head(FILE *out, const char *name, const char *type, const char 
 
 static void prom_src_labels(FILE *out, const struct fsa_record *rec)
 {
-	prom_label(out, "source", rec->source, 0);
-	prom_label(out, "target", rec->target, 1);
+	/* node_exporter's node_filesystem_* labels, so that the series join */
+	prom_label(out, "device", rec->source, 0);
+	prom_label(out, "mountpoint", rec->target, 1);
 	prom_label(out, "fstype", rec->fstype, 1);
 }
 
@@ -64,7 +65,7 @@ static int64_t date_epoch(const char *d)
 	return (int64_t) timegm(&tm);
 }
 
-static int read_sys_value(const char *dir, const char *name, char *buf, size_t bufsz)
+int fsa_read_sys_value(const char *dir, const char *name, char *buf, size_t bufsz)
 {
 	char path[PATH_MAX * 2];
 	ssize_t n;
@@ -89,7 +90,7 @@ static int read_sys_num(const char *dir, const char *name, long long *v)
 {
 	char buf[64], *end;
 
-	if (read_sys_value(dir, name, buf, sizeof(buf)) != 0 || !buf[0])
+	if (fsa_read_sys_value(dir, name, buf, sizeof(buf)) != 0 || !buf[0])
 		return -1;
 	errno = 0;
 	*v = strtoll(buf, &end, 10);
@@ -147,7 +148,7 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 	}
 	for (any = 0, i = 0; i < n; i++) {
 		snprintf(dir, sizeof(dir), "%s/%s", base, items[i]->d_name);
-		if (read_sys_value(dir, "policy", v, sizeof(v)) != 0)
+		if (fsa_read_sys_value(dir, "policy", v, sizeof(v)) != 0)
 			continue;
 		if (!any++)
 			prom_head(out, "fsaudit_kernel_deprecated_policy", "gauge",
@@ -163,7 +164,7 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 		int64_t t;
 
 		snprintf(dir, sizeof(dir), "%s/%s", base, items[i]->d_name);
-		if (read_sys_value(dir, "removal", v, sizeof(v)) != 0 || (t = date_epoch(v)) < 0)
+		if (fsa_read_sys_value(dir, "removal", v, sizeof(v)) != 0 || (t = date_epoch(v)) < 0)
 			continue;
 		if (!any++)
 			prom_head(out, "fsaudit_kernel_deprecated_removal_timestamp_seconds", "gauge",
@@ -189,7 +190,7 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 		static const char *const names[] = { "deprecated_policy", "y2038_policy" };
 
 		snprintf(base, sizeof(base), "%s/proc/sys/fs", fa->sysroot);
-		if (read_sys_value(base, names[c], v, sizeof(v)) != 0)
+		if (fsa_read_sys_value(base, names[c], v, sizeof(v)) != 0)
 			continue;
 		if (!any++)
 			prom_head(out, "fsaudit_kernel_policy", "gauge",
@@ -208,7 +209,7 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 {
 	size_t i, j, k;
 	int v, any;
-	unsigned long long count[VERDICT_NOMOUNT + 1] = { 0 }, unreadable = 0;
+	unsigned long long count[VERDICT_MAX + 1] = { 0 }, unreadable = 0;
 	char *dup = calloc(fa->nrecs + 1, 1);
 
 	if (!dup)
@@ -220,11 +221,11 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 				dup[i] = 1;
 
 	prom_head(out, "fsaudit_filesystem_verdict", "gauge",
-		  "Verdict of fsaudit for the filesystem, 1 for the current one (ok, 2038-limited, deprecated, removed-from-mainline, kernel-cannot-mount, unknown).");
+		  "Verdict of fsaudit for the filesystem, 1 for the current one (ok, 2038-limited, deprecated, removed-from-mainline, unknown).");
 	for (i = 0; i < fa->nrecs; i++) {
 		if (dup[i])
 			continue;
-		for (v = 0; v <= VERDICT_NOMOUNT; v++) {
+		for (v = 0; v <= VERDICT_MAX; v++) {
 			fputs("fsaudit_filesystem_verdict{", out);
 			prom_src_labels(out, &fa->recs[i]);
 			prom_label(out, "verdict", fsa_verdict_names[v], 1);
@@ -317,6 +318,21 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 		prom_src_labels(out, &fa->recs[i]);
 		fprintf(out, "} %d\n", fa->recs[i].kernel_can_mount);
 	}
+	for (any = 0, i = 0; i < fa->nrecs; i++) {
+		int k;
+
+		if (dup[i] || fa->recs[i].kernel == FSA_KERNEL_UNKNOWN)
+			continue;
+		if (!any++)
+			prom_head(out, "fsaudit_filesystem_next_mount", "gauge",
+				  "What the kernel does with the next mount (its configuration, the mount policies), 1 for the current outcome.");
+		for (k = FSA_KERNEL_MOUNTS; k <= FSA_KERNEL_CANNOT; k++) {
+			fputs("fsaudit_filesystem_next_mount{", out);
+			prom_src_labels(out, &fa->recs[i]);
+			prom_label(out, "outcome", fsa_kernel_names[k], 1);
+			fprintf(out, "} %d\n", fa->recs[i].kernel == k);
+		}
+	}
 	for (i = 0; i < fa->nrecs; i++) {
 		if (dup[i])
 			continue;
@@ -327,7 +343,7 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 	}
 	prom_head(out, "fsaudit_filesystems", "gauge",
 		  "Audited filesystems by verdict (unreadable sources not included).");
-	for (v = 0; v <= VERDICT_NOMOUNT; v++) {
+	for (v = 0; v <= VERDICT_MAX; v++) {
 		fputs("fsaudit_filesystems{", out);
 		prom_label(out, "verdict", fsa_verdict_names[v], 0);
 		fprintf(out, "} %llu\n", count[v]);

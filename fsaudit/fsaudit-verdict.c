@@ -6,6 +6,7 @@
  * (/proc/config.gz, /boot/config-R) and which driver serves ext2.
  */
 #include <errno.h>
+#include <limits.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -197,10 +198,28 @@ static const struct {
 	{ "minix", "MINIX_FS", NULL },
 };
 
+/* Kconfig options of the table above that are bool: "=y", the others "=y or =m" */
+static int kconfig_bool(const char *sym)
+{
+	return strcmp(sym, "XFS_SUPPORT_V4") == 0 || strcmp(sym, "XFS_SUPPORT_ASCII_CI") == 0;
+}
+
+/* "6.13" from the configuration's "# Linux/x86 6.13.0 Kernel Configuration"
+ * line: 1 when the kernel is 6.13 or later (no reiserfs at all) */
+static int kconfig_after_reiserfs(struct fsaudit *fa)
+{
+	const char *p = strstr(fa->kconfig, "\n# Linux/");
+	unsigned maj, min;
+
+	if (!p || !(p = strchr(p + 9, ' ')) || sscanf(p, " %u.%u", &maj, &min) != 2)
+		return 0;
+	return maj > 6 || (maj == 6 && min >= 13);
+}
+
 /* Can the running kernel mount this (unmounted) filesystem?  1 yes, 0 no
  * (@sym names the missing option), -1 unknown (no readable config). */
-int fsa_kernel_can_mount(struct fsaudit *fa, const char *fstype, unsigned items,
-			 const char **sym)
+static int kernel_can_mount(struct fsaudit *fa, const char *fstype, unsigned items,
+			    const char **sym)
 {
 	size_t i;
 
@@ -222,6 +241,183 @@ int fsa_kernel_can_mount(struct fsaudit *fa, const char *fstype, unsigned items,
 		return 0;
 	}
 	return -1;
+}
+
+/* --kernel-config FILE must be readable: 0, or -errno */
+int fsa_kconfig_require(struct fsaudit *fa)
+{
+	if (!fa->kconfig_file || !*fa->kconfig_file || kconfig_load(fa))
+		return 0;
+	return access(fa->kconfig_file, R_OK) == 0 ? -EINVAL : -errno;
+}
+
+/* ------------------------------------------------------------------ */
+/* the mount policies: fs.deprecated_policy, fs.y2038_policy and
+ * /sys/fs/deprecated/ITEM/policy (Documentation/admin-guide/sysctl/fs.rst) */
+
+const char *const fsa_policy_names[] = { "allow", "warn", "ro", "deny" };
+
+const char *const fsa_kernel_names[] = {
+	[FSA_KERNEL_UNKNOWN] = "",
+	[FSA_KERNEL_MOUNTS] = "mounts",
+	[FSA_KERNEL_WARNS] = "warns",
+	[FSA_KERNEL_RO] = "read-only",
+	[FSA_KERNEL_REFUSED] = "refused",
+	[FSA_KERNEL_CANNOT] = "cannot mount",
+};
+
+static int policy_word(const char *w, size_t len)
+{
+	int m;
+
+	for (m = FSA_POL_ALLOW; m <= FSA_POL_DENY; m++)
+		if (strlen(fsa_policy_names[m]) == len && strncmp(w, fsa_policy_names[m], len) == 0)
+			return m;
+	return FSA_POL_DEFAULT;
+}
+
+/* the running kernel's policies, where it has the series */
+void fsa_policy_load(struct fsaudit *fa)
+{
+	char dir[PATH_MAX], v[64];
+	int i;
+
+	fa->pol_deprecated = fa->pol_y2038 = FSA_POL_WARN;	/* the default */
+	for (i = 0; i < FSA_NITEMS; i++)
+		fa->pol_item[i] = policy_word(fsa_items[i].policy, strlen(fsa_items[i].policy));
+	if (!fa->series)
+		return;
+	fa->pol_known = 1;
+	snprintf(dir, sizeof(dir), "%s/proc/sys/fs", fa->sysroot);
+	if (fsa_read_sys_value(dir, "deprecated_policy", v, sizeof(v)) == 0
+	    && policy_word(v, strlen(v)) != FSA_POL_DEFAULT)
+		fa->pol_deprecated = policy_word(v, strlen(v));
+	if (fsa_read_sys_value(dir, "y2038_policy", v, sizeof(v)) == 0
+	    && policy_word(v, strlen(v)) != FSA_POL_DEFAULT)
+		fa->pol_y2038 = policy_word(v, strlen(v));
+}
+
+/* --policy LIST: "MODE" (both sysctls), "deprecated:MODE", "y2038:MODE",
+ * "ITEM:MODE" (an item's policy file; "default" follows the sysctl), as
+ * fs_deprecated_policy= takes them; 0, or -1 on a bad entry */
+int fsa_policy_preview(struct fsaudit *fa, const char *list)
+{
+	const char *p = list;
+
+	if (!*p)
+		return -1;
+	while (*p) {
+		size_t len = strcspn(p, ",");
+		const char *colon = memchr(p, ':', len);
+		int m, i;
+
+		if (!colon) {
+			if ((m = policy_word(p, len)) == FSA_POL_DEFAULT)
+				return -1;
+			fa->pol_deprecated = fa->pol_y2038 = m;
+		} else {
+			size_t nlen = (size_t) (colon - p), mlen = len - nlen - 1;
+
+			m = policy_word(colon + 1, mlen);
+			if (m == FSA_POL_DEFAULT && !(mlen == 7 && strncmp(colon + 1, "default", 7) == 0))
+				return -1;
+			if (nlen == 10 && strncmp(p, "deprecated", 10) == 0 && m != FSA_POL_DEFAULT)
+				fa->pol_deprecated = m;
+			else if (nlen == 5 && strncmp(p, "y2038", 5) == 0 && m != FSA_POL_DEFAULT)
+				fa->pol_y2038 = m;
+			else {
+				for (i = 0; i < FSA_NITEMS; i++)
+					if (strlen(fsa_items[i].name) == nlen
+					    && strncmp(p, fsa_items[i].name, nlen) == 0)
+						break;
+				if (i == FSA_NITEMS)
+					return -1;
+				fa->pol_item[i] = m;
+			}
+		}
+		p += len;
+		if (*p == ',' && *++p == '\0')
+			return -1;
+	}
+	fa->pol_known = 1;
+	return 0;
+}
+
+/* The policy the kernel applies to the next mount of @in: the stricter of
+ * those that apply; FSA_POL_DEFAULT when none does.  @why says which. */
+static int policy_for(const struct fsaudit *fa, const struct fsa_info *in, char *why, size_t whysz)
+{
+	unsigned items = in->items;
+	int m = FSA_POL_DEFAULT, it;
+
+	why[0] = '\0';
+	/* the ext2 driver declares its item only (ext4-small-inodes is ext4's) */
+	if (items & (1U << FSA_ITEM_EXT2))
+		items &= ~(1U << FSA_ITEM_EXT4_SMALL_INODES);
+	for (it = 0; it < FSA_NITEMS; it++) {
+		int im = fa->pol_item[it];
+
+		if (!(items & (1U << it)))
+			continue;
+		if (im == FSA_POL_DEFAULT)
+			im = fa->pol_deprecated;
+		if (im > m) {
+			m = im;
+			if (fa->pol_item[it] != FSA_POL_DEFAULT)
+				snprintf(why, whysz, "/sys/fs/deprecated/%s/policy=%s", fsa_items[it].name,
+					 fsa_policy_names[im]);
+			else
+				snprintf(why, whysz, "fs.deprecated_policy=%s for %s", fsa_policy_names[im],
+					 fsa_items[it].name);
+		}
+	}
+	if (in->has_limits && !in->no_times && in->s_time_max <= FSA_S32_MAX && fa->pol_y2038 > m) {
+		m = fa->pol_y2038;
+		snprintf(why, whysz, "fs.y2038_policy=%s", fsa_policy_names[m]);
+	}
+	return m;
+}
+
+/* What the kernel will do with the next mount of the source in @r: its
+ * configuration (unmounted filesystems only: a mounted one is mountable),
+ * then the policies.  Sets r->kernel, r->kernel_can_mount, r->kernel_note. */
+void fsa_kernel_outcome(struct fsaudit *fa, const struct source *src, struct result *r)
+{
+	const char *sym = NULL;
+	char why[200];
+	int m;
+
+	r->kernel = FSA_KERNEL_UNKNOWN;
+	r->kernel_can_mount = -1;
+	r->kernel_note[0] = '\0';
+	if (!r->have_info)
+		return;
+	if (!src->fstype)
+		r->kernel_can_mount = kernel_can_mount(fa, r->fstype, r->info.items, &sym);
+	if (r->kernel_can_mount == 0) {
+		r->kernel = FSA_KERNEL_CANNOT;
+		if (strcmp(sym, "REISERFS_FS") == 0 && kconfig_after_reiserfs(fa))
+			snprintf(r->kernel_note, sizeof(r->kernel_note),
+				 "this kernel cannot mount it (no reiserfs after Linux 6.12): a 6.12 LTS kernel with CONFIG_REISERFS_FS reads it");
+		else
+			snprintf(r->kernel_note, sizeof(r->kernel_note),
+				 "this kernel cannot mount it (CONFIG_%s is not set): to reach the data, boot a kernel with CONFIG_%s=%s",
+				 sym, sym, kconfig_bool(sym) ? "y" : "y or =m");
+		return;
+	}
+	if (r->kernel_can_mount == 1)
+		r->kernel = FSA_KERNEL_MOUNTS;
+	if (!fa->pol_known)
+		return;
+	m = policy_for(fa, &r->info, why, sizeof(why));
+	r->kernel = m == FSA_POL_DENY ? FSA_KERNEL_REFUSED : m == FSA_POL_RO ? FSA_KERNEL_RO
+		    : m == FSA_POL_WARN ? FSA_KERNEL_WARNS : FSA_KERNEL_MOUNTS;
+	if (m == FSA_POL_DENY)
+		snprintf(r->kernel_note, sizeof(r->kernel_note), "the next mount is refused: %s", why);
+	else if (m == FSA_POL_RO)
+		snprintf(r->kernel_note, sizeof(r->kernel_note),
+			 "the next mount is read-only: %s (a read-write mount fails with EACCES, mount(8) retries read-only)",
+			 why);
 }
 
 /* ------------------------------------------------------------------ */

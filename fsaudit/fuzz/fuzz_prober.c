@@ -32,7 +32,8 @@ static void run(const uint8_t *data, size_t size, const struct fsa_env *env)
 	}
 	/* every text field must stay NUL-terminated */
 	if (strnlen(info.format, sizeof(info.format)) == sizeof(info.format)
-	    || strnlen(info.remedy, sizeof(info.remedy)) == sizeof(info.remedy)
+	    || strnlen(info.fix_why, sizeof(info.fix_why)) == sizeof(info.fix_why)
+	    || strnlen(info.fix_mkfs, sizeof(info.fix_mkfs)) == sizeof(info.fix_mkfs)
 	    || strnlen(info.notes, sizeof(info.notes)) == sizeof(info.notes)
 	    || strnlen(info.why, sizeof(info.why)) == sizeof(info.why))
 		__builtin_trap();
@@ -42,7 +43,7 @@ static void run(const uint8_t *data, size_t size, const struct fsa_env *env)
 
 int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
-	static const struct fsa_env plain = { .source = "fuzz.img" };
+	static const struct fsa_env plain = { 0 };
 	static const struct fsa_env mounted = {
 		.ext2_driver = 1, .series = 1, .fstype = "ext2",
 		.options = "errors=remount-ro,time_offset=-1440,ufstype=ufs2",

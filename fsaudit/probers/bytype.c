@@ -42,6 +42,9 @@ static const struct bytype table[] = {
 	T("udf",      -62167219200LL, 2005949145599LL, FSA_S64_MAX, 0, 0, 0),
 	T("ntfs",     -11644473600LL, 910692730085LL, FSA_S64_MAX, 0, 0, 0),
 	T("ntfs3",    -11644473600LL, 910692730085LL, FSA_S64_MAX, 0, 0, 0),
+	T("tmpfs",    FSA_S64_MIN, FSA_S64_MAX, FSA_S64_MAX, 0, 0, 0),
+	T("ramfs",    FSA_S64_MIN, FSA_S64_MAX, FSA_S64_MAX, 0, 0, 0),
+	T("devtmpfs", FSA_S64_MIN, FSA_S64_MAX, FSA_S64_MAX, 0, 0, 0),
 	T("cramfs",   0, 0, 0, 1, 1, 0),
 	T("romfs",    0, 0, 0, 1, 1, 0),
 };
@@ -99,9 +102,24 @@ int fsa_limits_by_type(const char *fstype, const char *options, struct fsa_info 
 		info->read_only = t->read_only;
 		info->no_times = t->no_times;
 		info->items = t->items;
-		if (t->items & (1U << FSA_ITEM_REISERFS))
-			fsa_remedy(info, "copy the data to ext4, XFS or btrfs; Linux 6.13 and later cannot mount reiserfs");
+		if (t->items & (1U << FSA_ITEM_REISERFS)) {
+			info->fix = FSA_FIX_RECREATE;
+			snprintf(info->fix_mkfs, sizeof(info->fix_mkfs), "ext4");
+			fsa_fix_why(info, "Linux 6.13 and later cannot mount reiserfs");
+		}
 		return 0;
 	}
 	return 1;
+}
+
+/* the types of the table above, for --list-types; NULL after the last */
+const char *fsa_bytype_type(size_t i)
+{
+	if (i < sizeof(table) / sizeof(table[0]))
+		return table[i].type;
+	if (i == sizeof(table) / sizeof(table[0]))
+		return "vfat";
+	if (i == sizeof(table) / sizeof(table[0]) + 1)
+		return "ufs";
+	return NULL;
 }

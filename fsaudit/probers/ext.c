@@ -113,7 +113,6 @@ static int probe_ext(struct fsa_dev *dev, const struct fsa_env *env,
 	unsigned int isize;
 	int is64, ext2_driver;
 	char sz1[32], sz2[32];
-	const char *src = env->source ? env->source : "DEVICE";
 
 	es = fsa_read_type(dev, EXT_SB_OFF, struct ext2_super_block);
 	if (!es)
@@ -191,7 +190,7 @@ static int probe_ext(struct fsa_dev *dev, const struct fsa_env *env,
 		fsa_note(info, "the ext2 driver stores 32-bit times only");
 		if (rev != EXT_GOOD_OLD_REV && isize >= 256)
 			fsa_note(info, "; the ext4 driver gives 2446-05-10 on this filesystem");
-		fsa_remedy(info, "mount it with the ext4 driver (mount -t ext4 %s): it mounts ext2", src);
+		info->ext2_driver = 1;
 	} else if (rev == EXT_GOOD_OLD_REV) {
 		/* The disk stores signed 32 bits.  Stock 6.12 sets no limit
 		 * (s_time_max TIME64_MAX) and wraps; the deprecation series
@@ -215,20 +214,19 @@ static int probe_ext(struct fsa_dev *dev, const struct fsa_env *env,
 	need = (uint64_t) inodes * (256 - isize);
 	fsa_strsize(need, sz1, sizeof(sz1));
 	fsa_strsize(free_blocks * blocksize, sz2, sizeof(sz2));
-	if (info->remedy[0])
-		fsa_remedy(info, "; ");
 	if (incompat & EXT4_FEATURE_INCOMPAT_FLEX_BG)
-		fsa_remedy(info, "back up, mkfs.ext4 -I 256, restore (tune2fs -I refuses flex_bg)");
+		fsa_fix_why(info, "tune2fs -I refuses flex_bg");
 	else if (ro_compat & EXT4_FEATURE_RO_COMPAT_METADATA_CSUM)
-		fsa_remedy(info, "back up, mkfs.ext4 -I 256, restore (tune2fs -I 256 fails midway with metadata_csum)");
+		fsa_fix_why(info, "tune2fs -I 256 fails midway with metadata_csum");
 	else if (need > free_blocks * blocksize)
-		fsa_remedy(info, "back up, mkfs.ext4 -I 256, restore (tune2fs -I 256 needs %s free, has %s)", sz1, sz2);
-	else if (rev == EXT_GOOD_OLD_REV)
-		fsa_remedy(info, "unmounted, after a backup: tune2fs -O large_file %s (to revision 1), then tune2fs -I 256 %s (needs %s free of %s); tune2fs -I on revision 0 corrupts it",
-			   src, src, sz1, sz2);
-	else
-		fsa_remedy(info, "unmounted, after a backup: tune2fs -I 256 %s (needs %s free of %s)",
-			   src, sz1, sz2);
+		fsa_fix_why(info, "tune2fs -I 256 needs %s free, has %s", sz1, sz2);
+	if (info->fix_why[0]) {
+		info->fix = FSA_FIX_RECREATE;
+		snprintf(info->fix_mkfs, sizeof(info->fix_mkfs), "ext4");
+	} else {
+		info->fix = rev == EXT_GOOD_OLD_REV ? FSA_FIX_EXT_REV0 : FSA_FIX_EXT_INODES;
+		fsa_fix_why(info, "tune2fs -I 256 needs %s free, has %s", sz1, sz2);
+	}
 	return 0;
 }
 

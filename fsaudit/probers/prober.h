@@ -40,13 +40,21 @@ struct fsa_env {
 					   (/sys/fs/deprecated): ext rev 0 clamps */
 	const char *fstype;		/* type it is mounted as, or NULL */
 	const char *options;		/* mount options (fs-specific), or NULL */
-	const char *source;		/* name used in remedy texts */
+};
+
+/* What can be done about the format, for the remedies (fsaudit-remedy.c
+ * turns it into commands with the real device, mount point, UUID, label) */
+enum {
+	FSA_FIX_NONE = 0,
+	FSA_FIX_EXT_INODES,	/* tune2fs -I 256 in place (revision 1) */
+	FSA_FIX_EXT_REV0,	/* tune2fs -O large_file (to revision 1), then -I 256 */
+	FSA_FIX_XFS_BIGTIME,	/* xfs_admin -O bigtime=1 */
+	FSA_FIX_RECREATE,	/* back up, a new filesystem (fix_mkfs), restore */
 };
 
 struct fsa_info {
 	char format[96];	/* e.g. "rev 1, 128-byte inodes", "V4, ascii-ci" */
 	char version[32];	/* short version string, e.g. "3.6", "V5", "FAT16" */
-	char remedy[1536];	/* room for two shell-quoted names */
 	char notes[256];
 	char why[128];		/* when the prober returns 1: why */
 
@@ -57,8 +65,13 @@ struct fsa_info {
 		     no_times:1,	/* the format stores no timestamps */
 		     read_only:1;	/* the kernel only mounts it read-only */
 	unsigned int items;	/* 1 << FSA_ITEM_* */
-	int inode_size;		/* ext only, else 0 */
+	int inode_size;		/* ext and XFS, else 0 */
 	int rev;		/* ext only, else -1 */
+
+	int fix;		/* FSA_FIX_* */
+	unsigned int ext2_driver:1;	/* served by fs/ext2: the ext4 driver would do */
+	char fix_mkfs[32];	/* FSA_FIX_RECREATE: the new filesystem's mkfs, "ext4", "xfs" */
+	char fix_why[160];	/* what the fix needs, or why not in place */
 };
 
 /* A device or image, read-only.  Either a file descriptor or a memory
@@ -100,7 +113,7 @@ void fsa_append(char *buf, size_t bufsz, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
 #define fsa_note(info, ...)	fsa_append((info)->notes, sizeof((info)->notes), __VA_ARGS__)
 #define fsa_format(info, ...)	fsa_append((info)->format, sizeof((info)->format), __VA_ARGS__)
-#define fsa_remedy(info, ...)	fsa_append((info)->remedy, sizeof((info)->remedy), __VA_ARGS__)
+#define fsa_fix_why(info, ...)	fsa_append((info)->fix_why, sizeof((info)->fix_why), __VA_ARGS__)
 
 /* Copy a fixed-size on-disk string (not NUL-terminated), printable only. */
 void fsa_strncpy_disk(char *dst, size_t dstsz, const void *src, size_t srclen);
@@ -118,6 +131,10 @@ static inline int fsa_is_power_of_2(uint64_t x)
 /* limits from the mounted type and options alone (probers/bytype.c):
  * 0 when the type needs no superblock to be assessed, 1 otherwise */
 int fsa_limits_by_type(const char *fstype, const char *options, struct fsa_info *info);
+const char *fsa_bytype_type(size_t i);
+
+/* XFS facts from a superblock or XFS_IOC_FSGEOMETRY (probers/xfs.c) */
+void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize);
 
 /* prober registry */
 typedef int (*fsa_probe_fn)(struct fsa_dev *dev, const struct fsa_env *env,

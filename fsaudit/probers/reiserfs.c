@@ -103,7 +103,9 @@ static int probe_reiserfs(struct fsa_dev *dev, const struct fsa_env *env,
 		 jr ? ", non-standard journal" : "", old ? ", old 8 KiB layout" : "");
 	fsa_set_limits(info, 0, FSA_U32_MAX, FSA_U32_MAX);
 	info->items |= 1U << FSA_ITEM_REISERFS;
-	fsa_remedy(info, "copy the data to ext4, XFS or btrfs; Linux 6.13 and later cannot mount reiserfs");
+	info->fix = FSA_FIX_RECREATE;
+	snprintf(info->fix_mkfs, sizeof(info->fix_mkfs), "ext4");
+	fsa_fix_why(info, "Linux 6.13 and later cannot mount reiserfs");
 	return 0;
 }
 

@@ -123,8 +123,11 @@ static int probe_ufs(struct fsa_dev *dev, const struct fsa_env *env,
 		fsa_note(info, "Linux looks for a UFS2 superblock at 64 KiB only (ufstype=ufs2): limits unknown; ");
 	}
 	fsa_note(info, "the limit depends on the ufstype= mount option; Debian builds UFS read-only");
-	if (info->has_limits && info->time_max <= FSA_S32_MAX)
-		fsa_remedy(info, "copy the data to a filesystem with 64-bit times (ext4, XFS, btrfs)");
+	if (info->has_limits && info->time_max <= FSA_S32_MAX) {
+		info->fix = FSA_FIX_RECREATE;
+		snprintf(info->fix_mkfs, sizeof(info->fix_mkfs), "ext4");
+		fsa_fix_why(info, "UFS1 stores 32-bit times; Linux writes UFS only with CONFIG_UFS_FS_WRITE");
+	}
 	return 0;
 }
 

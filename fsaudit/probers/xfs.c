@@ -80,6 +80,35 @@ struct xfs_super_block {
 
 _Static_assert(sizeof(struct xfs_super_block) == 264, "xfs superblock size");
 
+/* version, format, limits, items and fix of an XFS filesystem, from its
+ * superblock here or from XFS_IOC_FSGEOMETRY (fsaudit-mnt.c) */
+void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize)
+{
+	snprintf(info->version, sizeof(info->version), "V%d", v5 ? 5 : 4);
+	snprintf(info->format, sizeof(info->format), "V%d%s%s", v5 ? 5 : 4,
+		 v5 ? (bigtime ? ", bigtime" : ", no bigtime") : "", ci ? ", ascii-ci" : "");
+	if (bigtime)
+		fsa_set_limits(info, FSA_S32_MIN, XFS_BIGTIME_TIME_MAX, XFS_BIGTIME_TIME_MAX);
+	else
+		fsa_set_limits(info, FSA_S32_MIN, FSA_S32_MAX, FSA_S32_MAX);
+	info->inode_size = (int) isize;
+	if (!v5)
+		info->items |= 1U << FSA_ITEM_XFS_V4;
+	if (ci)
+		info->items |= 1U << FSA_ITEM_XFS_ASCII_CI;
+	if (!v5 || ci) {
+		/* neither V4 nor ascii-ci can be converted in place */
+		info->fix = FSA_FIX_RECREATE;
+		snprintf(info->fix_mkfs, sizeof(info->fix_mkfs), "xfs");
+		fsa_fix_why(info, "%s cannot be converted in place", v5 ? "ascii-ci" : "V4");
+		if (ci)
+			fsa_fix_why(info, "; without -n version=ci lookups become case-sensitive");
+	} else if (!bigtime) {
+		info->fix = FSA_FIX_XFS_BIGTIME;
+		fsa_fix_why(info, "xfsprogs 5.11 or later");
+	}
+}
+
 static int probe_xfs(struct fsa_dev *dev, const struct fsa_env *env,
 		     struct fsa_info *info)
 {
@@ -88,8 +117,8 @@ static int probe_xfs(struct fsa_dev *dev, const struct fsa_env *env,
 	uint16_t vnum, ssize, isize;
 	unsigned ver;
 	int bigtime, ci;
-	const char *src = env->source ? env->source : "DEVICE";
 
+	(void) env;
 	sb = fsa_read_type(dev, 0, struct xfs_super_block);
 	if (!sb)
 		return fsa_read_fail(info, "superblock");
@@ -125,30 +154,7 @@ static int probe_xfs(struct fsa_dev *dev, const struct fsa_env *env,
 	bigtime = !!(incompat & XFS_SB_FEAT_INCOMPAT_BIGTIME);
 	ci = !!(vnum & XFS_SB_VERSION_BORGBIT);
 
-	snprintf(info->version, sizeof(info->version), "V%u", ver);
-	snprintf(info->format, sizeof(info->format), "V%u%s%s", ver,
-		 ver == 5 ? (bigtime ? ", bigtime" : ", no bigtime") : "",
-		 ci ? ", ascii-ci" : "");
-
-	if (bigtime)
-		fsa_set_limits(info, FSA_S32_MIN, XFS_BIGTIME_TIME_MAX, XFS_BIGTIME_TIME_MAX);
-	else
-		fsa_set_limits(info, FSA_S32_MIN, FSA_S32_MAX, FSA_S32_MAX);
-
-	if (ver == XFS_SB_VERSION_4) {
-		info->items |= 1U << FSA_ITEM_XFS_V4;
-		fsa_remedy(info, "make a new V5 filesystem (mkfs.xfs, bigtime is the default) and copy the data (xfsdump/xfsrestore); V4 cannot be converted");
-	} else if (!bigtime) {
-		fsa_remedy(info, "unmounted: xfs_admin -O bigtime=1 %s (xfsprogs 5.11 or later)", src);
-	}
-	if (ci) {
-		info->items |= 1U << FSA_ITEM_XFS_ASCII_CI;
-		if (ver == XFS_SB_VERSION_4)
-			fsa_remedy(info, "; leave out -n version=ci (lookups become case-sensitive)");
-		else
-			fsa_remedy(info, "%scopy the data to a filesystem made without -n version=ci (lookups become case-sensitive)",
-				   info->remedy[0] ? "; ascii-ci: " : "");
-	}
+	fsa_xfs_format(info, ver == XFS_SB_VERSION_5, bigtime, ci, isize);
 	return 0;
 }
 

@@ -1,3 +1,6 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+#
 # tests/admin.sh - sourced by tests/run.sh from the image directory (issue
 # 15): terminal width, shell-safe remedies, partitioned images, directory
 # arguments, JSON encoding, summary and quiet mode, kernel configuration,
@@ -5,32 +8,60 @@
 # Uses run.sh's helpers and variables ($bin, $tmp, $exp, $fix, $empty, $rA, $rB).
 
 # ---------------------------------------------------------------- width
-run_fsaudit "$tmp/out" --sysroot "$empty" -w 100 ext4-128.img xfs-v4.img ext2-rev0.img reiserfs-3.6.img
-compare "-w 100: the table fits 100 columns, REMEDY wraps at spaces" "$exp/width-100.txt" "$tmp/out"
-run_fsaudit "$tmp/out" --sysroot "$empty" -w 80 -o SOURCE,VERDICT,REMEDY ext4-128.img xfs-v4.img ext2-rev0.img reiserfs-3.6.img
-compare "-w 80 -o SOURCE,VERDICT,REMEDY: REMEDY wrapped at spaces" "$exp/width-80.txt" "$tmp/out"
-awk 'length($0) > 80' "$tmp/out" >"$tmp/long"
-[ ! -s "$tmp/long" ] && [ "$(grep -c . "$tmp/out")" -gt 6 ]
-check "-w 80: no line longer than 80 characters, REMEDY on several lines" $? "$tmp/out"
-run_fsaudit "$tmp/out" --sysroot "$empty" -w 60 -u -o SOURCE,VERDICT,REMEDY xfs-v4.img
-compare "-u with -w 60: nothing truncated or wrapped" "$exp/width-notruncate.txt" "$tmp/out"
-"$bin" --sysroot "$empty" ext4-128.img xfs-v4.img >"$tmp/a" 2>&1
-"$bin" --sysroot "$empty" -w 400 ext4-128.img xfs-v4.img >"$tmp/b" 2>&1
-cmp -s "$tmp/a" "$tmp/b" && [ "$(wc -l <"$tmp/a")" = 3 ]
-check "not a terminal: one line per filesystem, as wide as the data" $? "$tmp/a"
+# The mounted fixture of root A plus images, at a terminal of 60, 80, 120
+# and 200 columns (a pty: script(1)) and with -w: no line wider than the
+# width, every SOURCE, TARGET, FSTYPE and FORMAT whole on one line, the
+# remedies numbered under the table.
+WARGS="--sysroot $rA -F $fix/basic.mountinfo"
+WIMGS=
 if command -v script >/dev/null; then
-	script -qec "stty cols 110 2>/dev/null; '$bin' --sysroot '$empty' xfs-v4.img" /dev/null >"$tmp/tty" 2>&1
-	tr -d '\r' <"$tmp/tty" >"$tmp/tty2"
-	awk 'length($0) > 110' "$tmp/tty2" >"$tmp/long"
-	[ ! -s "$tmp/long" ] && [ "$(grep -c '[a-z]' "$tmp/tty2")" -ge 4 ] && grep -q '^1 source: 1 at risk (1 deprecated), 0 ok, 0 unknown, 0 unreadable$' "$tmp/tty2"
-	check "at a terminal (110 columns): the table fits, REMEDY wraps, summary line by default" $? "$tmp/tty2"
+	for w in 60 80 120 200; do
+		# shellcheck disable=SC2086
+		script -qec "stty cols $w rows 40 2>/dev/null; '$bin' $WARGS $WIMGS" /dev/null >"$tmp/tty" 2>&1
+		tr -d '\r' <"$tmp/tty" >"$tmp/width-$w.out"
+		compare "at a terminal of $w columns (pty): the table, the numbered remedies, the summary" "$exp/width-$w.txt" "$tmp/width-$w.out"
+	done
+	# shellcheck disable=SC2086
+	"$bin" $WARGS -J -o SOURCE,TARGET,FSTYPE,FORMAT $WIMGS >"$tmp/facts.json" 2>/dev/null
+	for w in 60 80 120 200; do
+		# shellcheck disable=SC2086
+		"$bin" $WARGS -w $w $WIMGS >"$tmp/width-w$w.out" 2>&1
+	done
+	py - "$tmp" <<'EOF' >"$tmp/width.log" 2>&1
+import json, sys
+tmp = sys.argv[1]
+facts = json.load(open(tmp + "/facts.json"))["filesystems"]
+bad = 0
+for w in (60, 80, 120, 200):
+    for f in ("width-%d.out" % w, "width-w%d.out" % w):
+        text = open(tmp + "/" + f).read()
+        lines = text.split("\n")
+        for l in lines:
+            if len(l) > w:
+                print(f, "line wider than", w, ":", repr(l)); bad = 1
+        for fs in facts:
+            for k in ("source", "target", "fstype", "format"):
+                v = fs.get(k)
+                if v and not any(v in l for l in lines):
+                    print(f, k, repr(v), "not whole on a line"); bad = 1
+        if "[1]" not in text:
+            print(f, "no numbered remedy"); bad = 1
+print("checked")
+sys.exit(bad)
+EOF
+	check "60/80/120/200 columns, pty and -w: no line too wide, SOURCE/TARGET/FSTYPE/FORMAT never cut" $? "$tmp/width.log"
 	script -qec "'$bin' --sysroot '$empty' -q xfs-v4.img" /dev/null >"$tmp/tty" 2>&1
 	[ ! -s "$tmp/tty" ]
 	check "at a terminal, -q prints nothing (no automatic summary)" $? "$tmp/tty"
 else
-	skip "at a terminal" "script(1) not installed"
-	skip "at a terminal, -q prints nothing" "script(1) not installed"
+	skip "at a terminal of 60/80/120/200 columns" "script(1) not installed"
 fi
+run_fsaudit "$tmp/out" --sysroot "$empty" -w 60 -u -o SOURCE,VERDICT,REMEDY xfs-v4.img
+compare "-u with -w 60: one line per filesystem, remedy lines not wrapped" "$exp/width-notruncate.txt" "$tmp/out"
+"$bin" --sysroot "$empty" ext4-128.img xfs-v4.img >"$tmp/a" 2>&1
+"$bin" --sysroot "$empty" -w 400 ext4-128.img xfs-v4.img >"$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b" && [ "$(sed '/^$/q' "$tmp/a" | grep -c .)" = 3 ]
+check "not a terminal: one table line per filesystem, as wide as the data" $? "$tmp/a"
 st "--width 0" 3 -w 0 ext4-256.img
 st "--width abc" 3 --width abc ext4-256.img
 
@@ -45,29 +76,39 @@ for nm in "${hostile[@]}"; do
 	done
 done
 (cd names && "$bin" --sysroot "$empty" -J -o SOURCE,REMEDY -- * >"$tmp/names.json" 2>"$tmp/names.err")
-py - "$tmp/names.json" "$tmp/names.txt" <<'EOF' >"$tmp/names.log" 2>&1
+(cd names && "$bin" --sysroot "$empty" -w 100 -- * >"$tmp/names.table" 2>>"$tmp/names.err")
+py - "$tmp/names.json" "$tmp/names.txt" "$tmp/names.table" <<'EOF' >"$tmp/names.log" 2>&1
 import json, re, subprocess, sys
 d = json.load(open(sys.argv[1]))["filesystems"]
 out = open(sys.argv[2], "w")
+table = open(sys.argv[3]).read()
 bad = 0
 n = 0
 for fs in d:
     src, rem = fs["source"], fs["remedy"]
-    # the words after the tool's fixed arguments
-    words = re.findall(r"(?:tune2fs -O large_file|tune2fs -I 256|xfs_admin -O bigtime=1) (\S+|'(?:[^']|'\\'')*'(?:\S*))(?= \()", rem)
+    words = []
+    for line in rem.split("\n"):
+        m = re.match(r"(?:tune2fs -O large_file|tune2fs -I 256|xfs_admin -O bigtime=1|e2fsck -f -p|mkfs\.ext4 -F -I 256(?: -U \S+)?) (.+)$", line)
+        if m:
+            words.append(m.group(1))
+        if any(ord(c) < 32 or ord(c) == 127 for c in line):
+            print("control character in a remedy line:", repr(line)); bad = 1
+        # the same line, whole, in the table: remedies are printable text
+        if len(line) < 90 and line not in table:
+            print("remedy line not in the table:", repr(line)); bad = 1
     if not words:
-        print("no name in remedy:", src, rem); bad = 1; continue
+        print("no name in remedy:", repr(src), repr(rem)); bad = 1; continue
     for w in words:
         n += 1
-        got = subprocess.run(["sh", "-c", "printf '%s\\n' " + w], capture_output=True).stdout.decode()[:-1]
+        got = subprocess.run(["bash", "-c", "printf '%s\\n' " + w], capture_output=True).stdout.decode("utf-8", "surrogateescape")[:-1]
         want = ("./" + src) if src.startswith("-") else src
-        out.write(repr(src) + " -> " + w.replace("\n", "\\n") + "\n")
+        out.write(repr(src) + " -> " + w + "\n")
         if got != want:
             print("round trip failed:", repr(src), repr(w), repr(got)); bad = 1
 print(n, "names checked")
 sys.exit(bad)
 EOF
-check "remedies: every name (spaces, quotes, \$, backticks, newline, leading -, ;&|, ~, backslash) round-trips through sh -c printf" $? "$tmp/names.log"
+check "remedies: every name (spaces, quotes, \$, backticks, newline, leading -, ;&|, ~, backslash) round-trips through bash, printable in JSON and the table" $? "$tmp/names.log"
 sed -i 's/^/# /' "$tmp/names.txt"
 sort "$tmp/names.txt" >"$tmp/names.sorted"
 compare "remedies: quoted names" "$exp/remedy-quoting.txt" "$tmp/names.sorted"
@@ -132,7 +173,7 @@ sed -i -e "s|$tmp|TMP|g" -e 's/  */ /g' "$tmp/out"
 compare "directories: the filesystem a directory is on (longest mount point, last mounted wins; tmpfs, nfs)" "$exp/directories.txt" "$tmp/out"
 grep -v ' / / ' "$tmp/dirs.mountinfo" >"$tmp/noroot.mountinfo"
 st "directories: a directory in no mounted filesystem is unreadable" 2 --sysroot "$rA" -F "$tmp/noroot.mountinfo" "$tmp/elsewhere"
-st "directories: with --unreadable-unknown it is unknown" 0 --sysroot "$rA" -F "$tmp/noroot.mountinfo" --unreadable-unknown "$tmp/elsewhere"
+st "directories: with --unreadable-unknown it is unknown" 0 --sysroot "$rA" -F "$tmp/noroot.mountinfo" --unreadable-unknown ext4-256.img "$tmp/elsewhere"
 
 # ---------------------------------------------------------------- JSON
 # c-utf8: an ext4 label that is not UTF-8, made with run.sh's corrupt images
@@ -210,7 +251,7 @@ run_fsaudit "$tmp/out" --sysroot "$rK" -o "$KCOLS" $kimgs
 compare "kernel config from <sysroot>/proc/config.gz (gzip)" "$exp/kconfig-nov4.txt" "$tmp/out"
 run_fsaudit "$tmp/out" --sysroot "$empty" --kernel-config "$fix/config-ext2" -o SOURCE,TIME-MAX,VERDICT,DEPRECATED ext2-256.img ext2-128.img ext4-256.img
 compare "kernel config with CONFIG_EXT2_FS: unmounted ext2 is mounted by the ext2 driver (auto)" "$exp/kconfig-ext2.txt" "$tmp/out"
-st "kernel cannot mount it: exit 1" 1 --sysroot "$empty" --kernel-config "$fix/config-nov4" vfat16.img
+st "kernel cannot mount it: not at risk for that (KERNEL column, exit 0)" 0 --sysroot "$empty" --kernel-config "$fix/config-nov4" vfat16.img
 run_fsaudit "$tmp/out" --sysroot "$rA" -F "$fix/basic.mountinfo" --kernel-config "$fix/config-nov4" -o SOURCE,VERDICT,REMOVAL
 compare "kernel config: mounted filesystems are mountable (it is mounted)" "$exp/mount-kconfig.txt" "$tmp/out"
 
@@ -239,8 +280,8 @@ if command -v promtool >/dev/null; then
 else
 	skip "promtool check metrics" "prometheus (promtool) not installed"
 fi
-grep -c '^fsaudit_filesystem_verdict{source="ext4-128.img"' "$tmp/prom/images.prom" >"$tmp/out"
-[ "$(cat "$tmp/out")" = 6 ]
+grep -c '^fsaudit_filesystem_verdict{device="./ext4-128.img"' "$tmp/prom/images.prom" >"$tmp/out"
+[ "$(cat "$tmp/out")" = 5 ]
 check "--prometheus: a repeated source gives one series set" $? "$tmp/out"
 exporter=$(command -v prometheus-node-exporter || command -v node_exporter || true)
 if [ -n "$exporter" ] && command -v curl >/dev/null; then
@@ -263,10 +304,11 @@ if [ -n "$exporter" ] && command -v curl >/dev/null; then
 	wait "$epid" 2>/dev/null
 	{ echo "--- exporter log"; cat "$tmp/exporter.log"; echo "--- metrics"; grep -E 'fsaudit|textfile' "$tmp/metrics" | head -30; } >"$tmp/exporter.diag"
 	[ $got = 1 ] \
-		&& grep -q '^fsaudit_filesystem_verdict{fstype="ext4",source="ext4-128.img",target="",verdict="2038-limited"} 1$' "$tmp/metrics" \
-		&& grep -q '^fsaudit_filesystem_at_risk{fstype="xfs",source="./xfs-v4.img",target=""} 1$' "$tmp/metrics" \
-		&& grep -q '^fsaudit_filesystem_kernel_can_mount{fstype="xfs",source="./xfs-v4.img",target=""} 0$' "$tmp/metrics" \
-		&& grep -q '^fsaudit_filesystem_verdict{fstype="xfs",source="./xfs-v4.img",target="",verdict="kernel-cannot-mount"} 1$' "$tmp/metrics" \
+		&& grep -q '^fsaudit_filesystem_verdict{device="./ext4-128.img",fstype="ext4",mountpoint="",verdict="2038-limited"} 1$' "$tmp/metrics" \
+		&& grep -q '^fsaudit_filesystem_at_risk{device="./xfs-v4.img",fstype="xfs",mountpoint=""} 1$' "$tmp/metrics" \
+		&& grep -q '^fsaudit_filesystem_kernel_can_mount{device="./xfs-v4.img",fstype="xfs",mountpoint=""} 0$' "$tmp/metrics" \
+		&& grep -q '^fsaudit_filesystem_next_mount{device="./xfs-v4.img",fstype="xfs",mountpoint="",outcome="cannot mount"} 1$' "$tmp/metrics" \
+		&& grep -q '^fsaudit_filesystem_verdict{device="./xfs-v4.img",fstype="xfs",mountpoint="",verdict="deprecated"} 1$' "$tmp/metrics" \
 		&& grep -q '^fsaudit_mounted_kernel_deprecated_refused_total{item="xfs-v4"} 2$' "$tmp/metrics" \
 		&& grep -q '^fsaudit_mounted_kernel_deprecated_policy{item="reiserfs",policy="deny"} 1$' "$tmp/metrics" \
 		&& grep -q '^fsaudit_mounted_kernel_y2038_active 3$' "$tmp/metrics" \
@@ -277,3 +319,144 @@ if [ -n "$exporter" ] && command -v curl >/dev/null; then
 else
 	skip "node_exporter serves fsaudit's series" "prometheus-node-exporter or curl not installed"
 fi
+
+# ---------------------------------------------------------------- kernel and policy (issue 22)
+# root P: a kernel with the series; fs.deprecated_policy=warn,
+# fs.y2038_policy=ro, /sys/fs/deprecated/reiserfs/policy=deny.  VERDICT
+# and REMOVAL keep their meaning; KERNEL says what the next mount does.
+rP=$tmp/rootP
+mkroot "$rP"
+pitem() {	# pitem ROOT ITEM POLICY
+	mkdir -p "$1/sys/fs/deprecated/$2"
+	printf '%s\n' "$3" >"$1/sys/fs/deprecated/$2/policy"
+}
+for i in reiserfs:deny xfs-v4:default xfs-ascii-ci:default ext4-small-inodes:default ext2:default; do
+	pitem "$rP" "${i%%:*}" "${i#*:}"
+done
+mkdir -p "$rP/proc/sys/fs"
+echo warn >"$rP/proc/sys/fs/deprecated_policy"; echo ro >"$rP/proc/sys/fs/y2038_policy"
+PCOLS=SOURCE,FSTYPE,FORMAT,VERDICT,REMOVAL,KERNEL,NOTES
+run_fsaudit "$tmp/out" --sysroot "$rP" -o "$PCOLS" ext4-128.img ext4-256.img xfs-v4.img xfs-v5-nobig.img reiserfs-3.6.img btrfs.img
+compare "policy: KERNEL from fs.y2038_policy=ro and reiserfs/policy=deny (sysroot fixture)" "$exp/policy-series.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rP" --policy deny -o "$PCOLS" ext4-128.img ext4-256.img xfs-v4.img xfs-v5-nobig.img reiserfs-3.6.img btrfs.img
+compare "--policy deny: a preview of both sysctls at deny" "$exp/policy-preview-deny.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$empty" --policy y2038:ro,xfs-v4:deny -o "$PCOLS" ext4-128.img xfs-v4.img reiserfs-3.6.img
+compare "--policy y2038:ro,xfs-v4:deny on a kernel without the series" "$exp/policy-preview-items.txt" "$tmp/out"
+"$bin" --sysroot "$rP" -r -o SOURCE,VERDICT,REMOVAL ext4-128.img xfs-v4.img reiserfs-3.6.img >"$tmp/a" 2>&1
+"$bin" --sysroot "$rP" --policy deny --kernel-config "$fix/config-nov4" -r -o SOURCE,VERDICT,REMOVAL \
+	ext4-128.img xfs-v4.img reiserfs-3.6.img >"$tmp/b" 2>&1
+cmp -s "$tmp/a" "$tmp/b"
+check "policy and kernel configuration leave VERDICT and REMOVAL alone" $? "$tmp/b"
+
+# ---------------------------------------------------------------- --fstab (issue 22)
+# root F: /etc/fstab with LABEL=, UUID= (a by-uuid link, and one found by
+# probing <sysroot>/sys/block), a device path, a loop image, a missing UUID,
+# nofail on one entry; tmpfs and swap are left out
+rF=$tmp/rootF
+mkdir -p "$rF/dev/disk/by-uuid" "$rF/etc" "$rF/images" "$rF/proc/sys/fs"
+mke2fs -q -F -t ext4 -I 128 -L BOOT -U 0b5e55ed-0000-4000-8000-000000000001 "$tmp/img/fs1.img" 4M >/dev/null 2>&1
+mke2fs -q -F -t ext4 -I 256 -U 0b5e55ed-0000-4000-8000-000000000002 "$tmp/img/fs2.img" 4M >/dev/null 2>&1
+for d in vda:fs1.img:254:0 vdb:fs2.img:254:16 vdc:reiserfs-3.6.img:254:32 vdg:xfs-v4.img:254:96; do
+	IFS=: read -r dn df ma mi <<<"$d"
+	ln -sf "../../img/$df" "$rF/dev/$dn"
+	mkdir -p "$rF/sys/block/$dn"; echo "$ma:$mi" >"$rF/sys/block/$dn/dev"
+done
+ln -sf ../../vdb "$rF/dev/disk/by-uuid/0b5e55ed-0000-4000-8000-000000000002"
+cp --sparse=always ext2-rev0.img "$rF/images/disk.img"
+cat >"$rF/etc/fstab" <<'EOT'
+# <file system> <mount point> <type> <options> <dump> <pass>
+LABEL=BOOT /boot ext4 defaults 0 2
+UUID=0b5e55ed-0000-4000-8000-000000000002 / ext4 errors=remount-ro 0 1
+UUID=00000000-0000-0000-0000-000000000006 /srv/old reiserfs defaults,nofail 0 0
+/dev/vdg /srv/xfs xfs defaults 0 0
+/images/disk.img /mnt/img ext2 loop,noauto 0 0
+UUID=0b5e55ed-0000-4000-8000-0000000000ff /data ext4 defaults 0 2
+tmpfs /tmp tmpfs defaults 0 0
+/swapfile none swap sw 0 0
+EOT
+for i in reiserfs:deny xfs-v4:default ext4-small-inodes:default ext2:default; do
+	pitem "$rF" "${i%%:*}" "${i#*:}"
+done
+echo ro >"$rF/proc/sys/fs/deprecated_policy"; echo warn >"$rF/proc/sys/fs/y2038_policy"
+FCOLS=SPEC,TARGET,SOURCE,FSTYPE,VERDICT,KERNEL,NOFAIL,NOTES
+run_fsaudit "$tmp/out" --sysroot "$rF" --fstab -o "$FCOLS"
+compare "--fstab: UUID=, LABEL=, paths and loop images resolved; refused/read-only under the current policy; nofail" "$exp/fstab-series.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rF" --fstab --policy y2038:deny -o "$FCOLS"
+compare "--fstab --policy y2038:deny: what breaks at the next boot" "$exp/fstab-preview.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$empty" --fstab="$rF/etc/fstab" -o SPEC,SOURCE,VERDICT
+sed -i "s|$tmp/||g" "$tmp/out"
+compare "--fstab=FILE outside the sysroot: entries that name nothing are errors" "$exp/fstab-file.txt" "$tmp/out"
+
+# ---------------------------------------------------------------- udev (issue 22)
+{
+	"$bin" --sysroot "$empty" --udev xfs-v4.img; echo "rc=$?"
+	"$bin" --sysroot "$empty" --udev ext4-128.img; echo "rc=$?"
+	"$bin" --sysroot "$empty" --udev ext4-256.img; echo "rc=$?"
+	"$bin" --sysroot "$empty" --udev no-such.img 2>/dev/null; echo "rc=$?"
+} >"$tmp/out" 2>&1
+compare "--udev: properties, UDISKS_AUTO=0 for deprecated and 2038-limited filesystems" "$exp/udev.txt" "$tmp/out"
+grep -q 'IMPORT{program}="@BINDIR@/fsaudit --udev $devnode"' "$here/dist/60-fsaudit.rules.in"
+check "udev rules: import fsaudit --udev for block devices with a filesystem" $? "$here/dist/60-fsaudit.rules.in"
+
+# ---------------------------------------------------------------- conventions (issue 22)
+{
+	echo "== -t xfs"; "$bin" --sysroot "$empty" -t xfs -r -o SOURCE,FSTYPE ext4-128.img xfs-v4.img xfs-v5.img; echo "rc=$?"
+	echo "== -t noxfs,noext4"; "$bin" --sysroot "$empty" -t noxfs,noext4 -r -o SOURCE,FSTYPE ext4-128.img xfs-v4.img btrfs.img; echo "rc=$?"
+	echo "== --sort VERDICT"; "$bin" --sysroot "$empty" --sort VERDICT -r -o SOURCE,VERDICT ext4-256.img xfs-v4.img ext4-128.img reiserfs-3.6.img; echo "rc=$?"
+	echo "== --sort time-max"; "$bin" --sysroot "$empty" -s time-max -r -o SOURCE,TIME-MAX ext4-256.img xfs-v4.img reiserfs-3.6.img ntfs.img; echo "rc=$?"
+	echo "== --time-format full, date"; "$bin" --sysroot "$empty" --time-format full -r -o TIME-MIN,TIME-MAX ntfs.img
+	"$bin" --sysroot "$empty" --time-format date -r -o TIME-MIN,TIME-MAX ntfs.img
+	echo "== the same file three ways"; "$bin" --sysroot "$empty" -r -o SOURCE ext4-128.img ./ext4-128.img "$PWD/ext4-128.img" | sed "s|$PWD|PWD|"
+	echo "== /dev/null"; "$bin" --sysroot "$empty" -r -o SOURCE,NOTES /dev/null; echo "rc=$?"
+	echo "== -q -S --unreadable-unknown"; "$bin" --sysroot "$empty" -q -S --unreadable-unknown ext4-128.img no-such.img; echo "rc=$?"
+	echo "== INODE-SIZE"; "$bin" --sysroot "$empty" -r -o SOURCE,INODE-SIZE xfs-v5.img ext4-128.img
+} >"$tmp/out" 2>&1
+compare "conventions: -t filters, --sort, --time-format, duplicates folded, not a block device, summaries, INODE-SIZE" "$exp/conventions.txt" "$tmp/out"
+"$bin" --list-types >"$tmp/out" 2>&1
+for t in ext2 ext3 ext4 xfs reiserfs vfat jfs btrfs tmpfs; do grep -qx "$t" "$tmp/out" || echo "missing $t"; done >"$tmp/miss"
+! grep -qx 'cgroup\|bpf' "$tmp/out" && [ ! -s "$tmp/miss" ]
+check "--list-types: the types fsaudit knows (reiserfs, vfat, jfs...; no cgroup, bpf)" $? "$tmp/miss"
+
+# ---------------------------------------------------------------- remedies, run (issue 22)
+# Each remedy kind, run as printed on a copy of an image: tune2fs, e2fsck,
+# xfs_admin and mkfs for real on the image file; mount, umount, tar and
+# losetup (which need the kernel) are stand-ins that log their arguments.
+# Then fsaudit again: the verdict is ok.  Mounted, the same steps run in
+# the guest (tests/guest/fsaudit-remedy.sh).
+mkdir -p "$tmp/rem/bin" "$tmp/rem/img"
+for c in mount umount tar losetup; do
+	printf '#!/bin/sh\necho "%s $*" >>"$REMLOG"\n' "$c" >"$tmp/rem/bin/$c"
+	chmod 755 "$tmp/rem/bin/$c"
+done
+remimgs="ext2-rev0.img ext3-128.img ext4-128.img xfs-v5-nobig.img xfs-v4.img xfs-v5-ci.img reiserfs-3.6.img ufs1.img ext2-256.img"
+for i in $remimgs; do cp --sparse=always "$i" "$tmp/rem/img/$i"; done
+# the matrix's images are as small as mkfs allows; the remedies are for
+# real sizes: the ext2 images get room for a journal, the XFS V5 image
+# without bigtime four allocation groups (xfs_repair checks them)
+for i in ext2-rev0.img ext2-256.img; do
+	truncate -s 8M "$tmp/rem/img/$i" && resize2fs -f "$tmp/rem/img/$i" >/dev/null 2>&1
+done
+truncate -s 0 "$tmp/rem/img/xfs-v5-nobig.img" && truncate -s 64M "$tmp/rem/img/xfs-v5-nobig.img" &&
+	TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 mkfs.xfs -q -f -m bigtime=0,inobtcount=0 -d agcount=4 \
+		"$tmp/rem/img/xfs-v5-nobig.img" >/dev/null 2>&1
+(
+	cd "$tmp/rem/img" || exit 2
+	# ext2 images as the ext2 driver mounts them: the journal remedy too
+	"$bin" --sysroot "$empty" --ext2-driver=ext2 -J -o SOURCE,VERDICT,REMEDY $remimgs >"$tmp/rem/before.json" 2>&1
+	py - "$tmp/rem/before.json" "$tmp/rem" <<'EOF'
+import json, sys
+for fs in json.load(open(sys.argv[1]))["filesystems"]:
+    open(sys.argv[2] + "/" + fs["source"] + ".sh", "w").write(fs["remedy"] + "\n")
+EOF
+	for i in $remimgs; do
+		echo "== $i"
+		REMLOG=$tmp/rem/$i.log PATH=$tmp/rem/bin:$PATH TEST_DIR=1 TEST_DEV=1 QA_CHECK_FS=1 \
+			bash -e "$tmp/rem/$i.sh" >"$tmp/rem/$i.out" 2>&1 || { echo "remedy failed:"; cat "$tmp/rem/$i.out"; }
+		m=$(grep -c '^mount ' "$tmp/rem/$i.log" 2>/dev/null); u=$(grep -c '^umount ' "$tmp/rem/$i.log" 2>/dev/null)
+		[ "${m:-0}" = "${u:-0}" ] || echo "mounts $m, umounts $u: something left mounted"
+	done
+	"$bin" --sysroot "$empty" --ext2-driver=ext2 -r -n -o SOURCE,VERDICT $remimgs
+) >"$tmp/rem/after.out" 2>&1
+! grep -v ' ok$' "$tmp/rem/after.out" | grep -v '^== ' | grep -q .
+check "remedies run on image files (stand-ins for mount, umount, tar, losetup): every verdict becomes ok" $? "$tmp/rem/after.out"
+rm -rf "$tmp/rem"

@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+#
 # Installation tests: TAP version 13 on stdout, non-zero exit on failure.
 #   make install / uninstall with DESTDIR and PREFIX, the bash completion,
 #   fsaudit-textfile's atomic write, the systemd units; the Debian package
@@ -63,12 +66,13 @@ deb_key() {
 
 # The installed paths every test checks, relative to PREFIX
 rel_files="bin/fsaudit share/man/man8/fsaudit.8 share/bash-completion/completions/fsaudit
-libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer"
+libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer
+lib/udev/rules.d/60-fsaudit.rules"
 
 # ---------------------------------------------------------------- make install
 # The Makefile's defaults are what is checked: the installation variables
 # from the caller's environment (perf record sets PREFIX=/usr) do not apply.
-unset PREFIX BINDIR LIBEXECDIR MANDIR BASHCOMPDIR SYSTEMDUNITDIR DESTDIR
+unset PREFIX BINDIR LIBEXECDIR MANDIR BASHCOMPDIR SYSTEMDUNITDIR UDEVRULESDIR DESTDIR
 d=$tmp/destdir
 make -s -C "$here" install DESTDIR="$d" >"$tmp/install.log" 2>&1
 rc=$?
@@ -83,9 +87,11 @@ done
 check "make install DESTDIR=: binary, man page, completion, helper, units under /usr/local" $? "$tmp/install.log"
 
 grep -q '^ExecStart=/usr/local/libexec/fsaudit/fsaudit-textfile ' "$d/usr/local/lib/systemd/system/fsaudit.service" &&
+grep -q 'IMPORT{program}="/usr/local/bin/fsaudit --udev $devnode"' "$d/usr/local/lib/udev/rules.d/60-fsaudit.rules" &&
 grep -q '^fsaudit=${FSAUDIT:-/usr/local/bin/fsaudit}$' "$d/usr/local/libexec/fsaudit/fsaudit-textfile" &&
-! grep -q '@[A-Z]*@' "$d/usr/local/lib/systemd/system/fsaudit.service" "$d/usr/local/libexec/fsaudit/fsaudit-textfile"
-check "make install: the unit and the helper name the installed paths" $? "$d/usr/local/lib/systemd/system/fsaudit.service"
+! grep -q '@[A-Z]*@' "$d/usr/local/lib/systemd/system/fsaudit.service" "$d/usr/local/libexec/fsaudit/fsaudit-textfile" \
+	"$d/usr/local/lib/udev/rules.d/60-fsaudit.rules"
+check "make install: the unit, the helper and the udev rules name the installed paths" $? "$d/usr/local/lib/systemd/system/fsaudit.service"
 
 make -s -C "$here" uninstall DESTDIR="$d" >"$tmp/uninstall.log" 2>&1
 rc=$?
@@ -127,6 +133,13 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 		echo "-o +S-T: $(complete_words fsaudit -o +S-T | tr '\n' ' ')"
 		echo "--ext2-driver e: $(complete_words fsaudit --ext2-driver e | tr '\n' ' ')"
 		echo "-t xf: $(complete_words fsaudit -t xf | tr '\n' ' ')"
+		echo "-t rei: $(complete_words fsaudit -t rei | tr '\n' ' ')"
+		echo "-t ext4,vf: $(complete_words fsaudit -t ext4,vf | tr '\n' ' ')"
+		echo "--force-type jf: $(complete_words fsaudit --force-type jf | tr '\n' ' ')"
+		echo "-t cg: $(complete_words fsaudit -t cg | tr '\n' ' ')"
+		echo "--sort VER: $(complete_words fsaudit --sort VER | tr '\n' ' ')"
+		echo "--policy d: $(complete_words fsaudit --policy d | tr '\n' ' ')"
+		echo "--time-format i: $(complete_words fsaudit --time-format i | tr '\n' ' ')"
 		echo "-J d: $(complete_words fsaudit -J d | tr '\n' ' ')"
 		echo "--summary=a: $(complete_words fsaudit --summary = a | tr '\n' ' ')"
 		echo "--summary a: $(complete_words fsaudit --summary a | tr '\n' ' ')"
@@ -139,6 +152,13 @@ if [ -f /usr/share/bash-completion/bash_completion ]; then
 	-o +S-T: +S-TIME-MAX, 
 	--ext2-driver e: ext2 ext4 
 	-t xf: xfs 
+	-t rei: reiserfs 
+	-t ext4,vf: ext4,vfat 
+	--force-type jf: jfs 
+	-t cg: 
+	--sort VER: VERDICT VERSION 
+	--policy d: deny deprecated: 
+	--time-format i: iso 
 	-J d: disk.img disk2.img 
 	--summary=a: always auto 
 	--summary a: 
@@ -300,6 +320,7 @@ if [ -n "$deb" ]; then
 	cat >"$tmp/contents.exp" <<-'EOT'
 	/lib/systemd/system/fsaudit.service
 	/lib/systemd/system/fsaudit.timer
+	/lib/udev/rules.d/60-fsaudit.rules
 	/usr/bin/fsaudit
 	/usr/libexec/fsaudit/fsaudit-textfile
 	/usr/share/bash-completion/completions/fsaudit
@@ -383,11 +404,14 @@ else
 	{
 		dpkg -L fsaudit | sort >"$tmp/dpkg-L"
 		for f in /usr/bin/fsaudit /usr/share/man/man8/fsaudit.8.gz /usr/share/bash-completion/completions/fsaudit \
-		         /usr/libexec/fsaudit/fsaudit-textfile /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer; do
+		         /usr/libexec/fsaudit/fsaudit-textfile /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer \
+		         /lib/udev/rules.d/60-fsaudit.rules; do
 			grep -qx "$f" "$tmp/dpkg-L" && [ -f "$f" ] || echo "not installed: $f"
 		done
 		[ "$(man -w fsaudit 2>&1)" = /usr/share/man/man8/fsaudit.8.gz ] || echo "man -w fsaudit: $(man -w fsaudit 2>&1)"
 		MANWIDTH=80 man -P cat fsaudit 2>/dev/null | grep -q '^NAME' || echo "man fsaudit does not render"
+		grep -q 'IMPORT{program}="/usr/bin/fsaudit --udev $devnode"' /lib/udev/rules.d/60-fsaudit.rules ||
+			echo "60-fsaudit.rules does not run /usr/bin/fsaudit --udev"
 		grep -q 'ExecStart=/usr/libexec/fsaudit/fsaudit-textfile ' /lib/systemd/system/fsaudit.service ||
 			echo "fsaudit.service does not run /usr/libexec/fsaudit/fsaudit-textfile"
 		grep -q '^fsaudit=${FSAUDIT:-/usr/bin/fsaudit}$' /usr/libexec/fsaudit/fsaudit-textfile ||
@@ -438,8 +462,8 @@ else
 		rc=$?
 		{ echo "rc=$rc: ${cmd[*]} --sysroot $r"; ls -A "$tmp/tf3"; cat "$tmp/tf3/fsaudit.prom"; } >>"$tmp/tf3.out" 2>&1
 		[ $rc = 0 ] && [ "$(ls -A "$tmp/tf3")" = fsaudit.prom ] &&
-			grep -qx 'fsaudit_filesystem_verdict{source="/dev/vda",target="/srv",fstype="ext4",verdict="2038-limited"} 1' "$tmp/tf3/fsaudit.prom" &&
-			grep -qx 'fsaudit_filesystem_verdict{source="/dev/vdb",target="",fstype="ext4",verdict="ok"} 1' "$tmp/tf3/fsaudit.prom"
+			grep -qx 'fsaudit_filesystem_verdict{device="/dev/vda",mountpoint="/srv",fstype="ext4",verdict="2038-limited"} 1' "$tmp/tf3/fsaudit.prom" &&
+			grep -qx 'fsaudit_filesystem_verdict{device="/dev/vdb",mountpoint="",fstype="ext4",verdict="ok"} 1' "$tmp/tf3/fsaudit.prom"
 		check "installed package: the service's ExecStart on a fixture sysroot: mounted and unmounted filesystems in fsaudit.prom" $? "$tmp/tf3.out"
 	else
 		skip "installed package: textfile output of the installed package" "fsaudit has no --prometheus yet"

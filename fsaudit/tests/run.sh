@@ -1,4 +1,7 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+#
 # fsaudit test suite: prints TAP version 13 on stdout, exits non-zero on any
 # failure.  Images are made with real mkfs tools (once per recipe: see
 # tests/imgcache.sh) and copied to a temporary directory (never mounted);
@@ -87,7 +90,9 @@ def check(path):
             assert type(fs["at-risk"]) is bool, fs["at-risk"]
         if "verdict" in fs:
             assert fs["verdict"] in ("ok", "2038-limited", "deprecated", "removed-from-mainline",
-                                     "kernel-cannot-mount", "unknown"), fs["verdict"]
+                                     "unknown"), fs["verdict"]
+        if fs.get("removal") is not None:
+            assert len(fs["removal"]) == 10 and fs["removal"][4] == "-", fs["removal"]
 for path in sys.argv[1:]:
     try:
         check(path)
@@ -115,7 +120,7 @@ if command -v "${CLANG:-clang}" >/dev/null && [ "${FSAUDIT_NO_FUZZ:-}" = "" ]; t
 	fuzzpid=$!
 fi
 
-ALLCOLS=SOURCE,TARGET,FSTYPE,FORMAT,VERSION,LABEL,INODE-SIZE,TIME-MIN,TIME-MAX,TIME-MIN-EPOCH,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT,AT-RISK,DEPRECATED,SINCE,REMOVAL,REASON,REPLACEMENT,POLICY,REMEDY,NOTES
+ALLCOLS=SOURCE,TARGET,FSTYPE,FORMAT,VERSION,LABEL,INODE-SIZE,TIME-MIN,TIME-MAX,TIME-MIN-EPOCH,TIME-MAX-EPOCH,S-TIME-MAX,VERDICT,AT-RISK,DEPRECATED,SINCE,REMOVAL,KERNEL,REASON,REPLACEMENT,POLICY,REMEDY,NOTES
 
 # ---------------------------------------------------------------- build
 if [ -x "$bin" ]; then ok "fsaudit is built"; else notok "fsaudit is built"; fi
@@ -295,7 +300,7 @@ ccase_run() {
 	{
 		printf '%s\n' "== $cname ($*)"
 		"$bin" --sysroot "$empty" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "blkid rc=$?"
-		"$bin" --sysroot "$empty" -t "$type" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "-t rc=$?"
+		"$bin" --sysroot "$empty" --force-type "$type" -n -o FSTYPE,VERDICT,NOTES "c-$cname" 2>&1; echo "--force-type rc=$?"
 	} >>"$tmp/corrupt.out"
 }
 ccase ext-trunc ext4-256.img ext4 trunc 1500
@@ -385,7 +390,7 @@ flips_run() {	# flips IMAGE TYPE RANGE
 	[ -f "$1" ] || { skip "random damage $base" "no image"; return; }
 	"$bin" --sysroot "$empty" -o VERDICT f-"$base".* >"$tmp/flip.out" 2>&1
 	local r1=$?
-	"$bin" --sysroot "$empty" -t "$2" -o VERDICT f-"$base".* >>"$tmp/flip.out" 2>&1
+	"$bin" --sysroot "$empty" --force-type "$2" -o VERDICT f-"$base".* >>"$tmp/flip.out" 2>&1
 	local r2=$?
 	[ $r1 -le 1 ] && [ $r2 -le 1 ]
 	check "random damage $base (exit $r1/$r2)" $? "$tmp/flip.out"
@@ -507,14 +512,28 @@ st "unknown filesystem is not at risk" 0 --sysroot "$empty" swap.img
 st "unreadable source" 2 --sysroot "$empty" no-such-file.img
 st "unreadable source wins over at risk" 2 --sysroot "$empty" ext4-128.img no-such-file.img
 grep ' / / ' "$fix/basic.mountinfo" >"$tmp/root.mountinfo"
-st "a directory: the filesystem it is on, whose device is missing" 2 --sysroot "$empty" -F "$tmp/root.mountinfo" -t ext4 .
+st "a directory: the filesystem it is on, whose device is missing" 2 --sysroot "$empty" -F "$tmp/root.mountinfo" --force-type ext4 .
 st "unknown option" 3 --no-such-option
 st "unknown column" 3 -o SOURCE,NOPE ext4-256.img
 st "empty column list" 3 -o "" ext4-256.img
 st "--json with --raw" 3 -J -r ext4-256.img
 st "--all with arguments" 3 --all ext4-256.img
 st "bad --ext2-driver" 3 --ext2-driver=ext3 ext4-256.img
-st "--type without a prober" 3 -t swap swap.img
+st "--force-type without a prober" 3 --force-type swap swap.img
+st "--types with an empty entry" 3 -t ext4,,xfs ext4-256.img
+st "--sort by an unknown column" 3 --sort NOPE ext4-256.img
+st "--time-format bad" 3 --time-format=local ext4-256.img
+st "--policy bad mode" 3 --policy=strict ext4-256.img
+st "--policy unknown item" 3 --policy=ext3:deny ext4-256.img
+st "--policy empty entry" 3 --policy=warn, ext4-256.img
+st "--kernel-config missing file" 2 --kernel-config /nonexistent ext4-256.img
+st "--kernel-config not a configuration" 2 --kernel-config /etc/hostname ext4-256.img
+st "--mountinfo missing file" 2 --sysroot "$empty" -F /nonexistent
+st "--fstab missing file" 2 --sysroot "$empty" --fstab=/nonexistent
+st "--all with --fstab" 3 --all --fstab
+st "--udev with --json" 3 --udev ext4-256.img -J
+st "a character device is not a source" 2 /dev/null
+st "nothing audited: unreadable only, even with --unreadable-unknown" 2 --sysroot "$empty" --unreadable-unknown no-such.img
 st "missing option argument" 3 -o
 st "--help" 0 --help
 st "--version" 0 --version
@@ -528,8 +547,9 @@ for c in $(awk '{print $1}' "$tmp/cols"); do
 	grep -qxF -- ".B $(printf '%s' "$c" | sed 's/-/\\-/g')" "$here/fsaudit.8" || { echo "fsaudit.8 lacks $c"; miss=1; }
 done >"$tmp/miss"
 check "every column is in --help and in fsaudit.8" $miss "$tmp/miss"
-for o in all at-risk json pairs raw noheadings output list-columns type mountinfo sysroot ext2-driver help version \
-	width notruncate summary quiet prometheus unreadable-unknown kernel-config; do
+for o in all at-risk json pairs raw noheadings output list-columns types mountinfo sysroot ext2-driver help version \
+	width notruncate summary quiet prometheus unreadable-unknown kernel-config force-type fstab policy udev sort \
+	time-format list-types; do
 	grep -q -- "--$o" "$tmp/help" || echo "--help lacks --$o"
 	grep -qF -- "$(printf -- '--%s' "$o" | sed 's/-/\\-/g')" "$here/fsaudit.8" || echo "fsaudit.8 lacks --$o"
 done >"$tmp/miss"
