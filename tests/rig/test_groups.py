@@ -1,0 +1,185 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+"""tests/groups.conf: parsing, validation and which groups a run selects."""
+import os
+import unittest
+
+from fsrig import groups, images
+from fsrig.common import TOP, RigError, read
+from fsrig.groups import Group
+
+CONF = """\
+# a comment
+[plain]
+
+[full]
+images = ext4-256 xfs-v4
+cmdline = a=1 b
+rtc = 2038-01-20
+timeout = 30
+env = LOOPS=5
+debug_env = LOOPS=1
+args = -r x
+smp = 2
+icount = yes
+flavour = modules
+sleeps = yes
+expect_panic = Kernel panic
+not_a_key = ignored
+
+[kselftest]
+selftest = filesystems/deprecation/deprecation_test
+env = LOOPS=20
+
+[demo]
+kind = demo
+
+[bench]
+kind = bench
+
+[stock]
+kind = stock
+
+[pending]
+kind = pending
+
+[debug-only]
+kind = debug
+
+[on-modules-debug]
+kind = debug
+flavour = modules-debug
+timeout = 10
+
+[on-modules]
+flavour = modules
+"""
+FLAVOURS = {"modules", "modules-debug", "debug"}
+
+
+def parse(text=CONF, debug=False, scale=8):
+    return groups.parse(text, debug, scale, flavour_exists=lambda f: f in FLAVOURS)
+
+
+class GroupsConf(unittest.TestCase):
+    def test_a_section_without_keys_gets_the_defaults(self):
+        self.assertEqual(parse()["plain"], Group("plain"))
+        self.assertEqual(Group("plain").timeout, 120)
+        self.assertEqual(Group("plain").kind, "check")
+
+    def test_every_key_is_read(self):
+        g = parse()["full"]
+        self.assertEqual(g.images, ("ext4-256", "xfs-v4"))
+        self.assertEqual((g.cmdline, g.rtc, g.timeout, g.env, g.args, g.smp), ("a=1 b", "2038-01-20", 30,
+                                                                                 "LOOPS=5", "-r x", 2))
+        self.assertTrue(g.icount and g.sleeps)
+        self.assertEqual((g.flavour, g.expect_panic), ("modules", "Kernel panic"))
+        self.assertFalse(g.extras)
+
+    def test_unknown_keys_are_ignored(self):
+        self.assertFalse(hasattr(parse()["full"], "not_a_key"))
+
+    def test_selftest_implies_extras(self):
+        self.assertTrue(parse()["kselftest"].extras)
+        self.assertTrue(parse("[x]\nextras = yes\n")["x"].extras)
+
+    def test_sections_keep_the_file_order(self):
+        self.assertEqual(list(parse())[:3], ["plain", "full", "kselftest"])
+
+    def test_debug_kernel_scales_timeouts(self):
+        self.assertEqual(parse(debug=True, scale=8)["full"].timeout, 240)
+        self.assertEqual(parse(debug=True, scale=3)["plain"].timeout, 360)
+
+    def test_debug_env_replaces_env_on_the_debug_kernel_only(self):
+        self.assertEqual(parse()["full"].env, "LOOPS=5")
+        self.assertEqual(parse(debug=True)["full"].env, "LOOPS=1")
+        self.assertEqual(parse(debug=True)["kselftest"].env, "LOOPS=20")
+
+    def test_a_debug_flavour_of_its_own_scales_its_timeout_everywhere(self):
+        self.assertEqual(parse(scale=8)["on-modules-debug"].timeout, 80)
+        self.assertEqual(parse(scale=8)["on-modules"].timeout, 120)
+
+    def test_rootfs_must_be_the_first_image(self):
+        self.assertEqual(parse("[r]\nrootfs = a\nimages = a b\n")["r"].rootfs, "a")
+        with self.assertRaisesRegex(RigError, r"\[r\]: rootfs must be the first image"):
+            parse("[r]\nrootfs = b\nimages = a b\n")
+        with self.assertRaisesRegex(RigError, r"\[r\]: rootfs must be the first image"):
+            parse("[r]\nrootfs = b\n")
+
+    def test_unknown_kind_is_an_error(self):
+        with self.assertRaisesRegex(RigError, r"\[k\]: kind must be"):
+            parse("[k]\nkind = slow\n")
+
+    def test_unknown_flavour_is_an_error(self):
+        with self.assertRaisesRegex(RigError, r"\[f\]: no kernel flavour kernel/configs/nosuch/"):
+            parse("[f]\nflavour = nosuch\n")
+
+    def test_flavours_are_directories_of_kernel_configs_by_default(self):
+        self.assertEqual(groups.parse("[m]\nflavour = modules\n")["m"].flavour, "modules")
+        with self.assertRaises(RigError):
+            groups.parse("[m]\nflavour = no-such-flavour\n")
+
+
+class Selection(unittest.TestCase):
+    def test_check_runs_the_groups_of_kind_check_with_their_flavours(self):
+        self.assertEqual(groups.for_check(parse()), ["plain", "full", "kselftest", "on-modules"])
+
+    def test_check_debug_adds_kind_debug_and_drops_other_flavours(self):
+        self.assertEqual(groups.for_check(parse(debug=True), debug=True),
+                         ["plain", "kselftest", "debug-only", "on-modules-debug"])
+
+    def test_demo_bench_by_kind(self):
+        self.assertEqual(groups.of_kind(parse(), "demo"), ["demo"])
+        self.assertEqual(groups.of_kind(parse(), "bench"), ["bench"])
+        self.assertNotIn("pending", groups.for_check(parse()))
+        self.assertNotIn("stock", groups.for_check(parse()))
+
+    def test_named_groups_must_exist(self):
+        self.assertEqual(groups.check_names(parse(), ["pending", "plain"]), ["pending", "plain"])
+        with self.assertRaisesRegex(RigError, r"unknown group 'nosuch'; groups: plain, full, "):
+            groups.check_names(parse(), ["plain", "nosuch"])
+
+    def test_flavours_asked_for_once_each_in_order(self):
+        allg = parse()
+        self.assertEqual(groups.flavours(allg, list(allg)), ["modules", "modules-debug"])
+        self.assertEqual(groups.flavours(allg, ["plain"]), [])
+
+    def test_unknown_group_for_boot_gets_defaults(self):
+        self.assertEqual(groups.unknown("x", 960), Group("x", timeout=960))
+
+
+class TheProjectsGroups(unittest.TestCase):
+    """tests/groups.conf itself, as the rig reads it."""
+
+    def setUp(self):
+        self.allg = groups.load()
+        self.recipes = images.recipes(read(images.IMAGES_CONF))
+
+    def test_groups_conf_parses(self):
+        self.assertTrue(groups.for_check(self.allg))
+        groups.load(debug=True)
+
+    def test_every_image_is_in_images_conf(self):
+        for g in self.allg.values():
+            for i in g.images:
+                base = i[:-len(images.DIRTY)] if i.endswith(images.DIRTY) else i
+                self.assertIn(base, self.recipes, f"[{g.name}] images = {i}")
+
+    def test_every_group_has_something_to_run(self):
+        for g in self.allg.values():
+            script = os.path.join(TOP, "tests", "guest", g.name + ".sh")
+            self.assertTrue(g.selftest or g.expect_panic or os.path.exists(script),
+                            f"[{g.name}]: no selftest =, no expect_panic = and no tests/guest/{g.name}.sh")
+
+    def test_every_comparison_pair_is_defined(self):
+        from fsrig import compare
+        for series, stock, _, _ in compare.PAIRS.values():
+            self.assertIn(series, self.allg)
+            self.assertIn(stock, self.allg)
+
+    def test_demo_groups_exist(self):
+        self.assertTrue(groups.of_kind(self.allg, "demo"))
+
+
+if __name__ == "__main__":
+    unittest.main()
