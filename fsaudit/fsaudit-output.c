@@ -679,6 +679,7 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 {
 	const struct fsa_record **rows = calloc(fa->nrecs + 1, sizeof(*rows));
 	int *refs = calloc(fa->nrecs + 1, sizeof(*refs));
+	struct fsa_item_strings *iss = NULL;
 	struct layout l = { 0 };
 	struct libscols_table *tb;
 	size_t i, j, k, g, nrows = 0;
@@ -699,13 +700,14 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 	l.text = calloc(nrows * (ncolumns + 1), sizeof(*l.text));
 	if (!l.cols || !l.width || !l.text)
 		fsa_internal_error("memory", ENOMEM);
+	iss = malloc((nrows + 1) * sizeof(*iss));
+	if (!iss)
+		fsa_internal_error("memory", ENOMEM);
 	for (i = 0; i < nrows; i++) {
-		struct fsa_item_strings is;
-
-		fsa_item_strings(rows[i], &is);
+		fsa_item_strings(rows[i], &iss[i]);
 		for (j = 0; j < ncolumns; j++) {
 			char buf[64];
-			const char *s = cell(rows[i], columns[j], &is, o->time_format, buf, sizeof(buf));
+			const char *s = cell(rows[i], columns[j], &iss[i], o->time_format, buf, sizeof(buf));
 
 			if ((infos[columns[j]].flags & FL_DETAIL) && s && *s && !refs[i])
 				refs[i] = ++nref;
@@ -720,12 +722,9 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 			continue;
 		}
 		for (i = 0; i < nrows && !any; i++) {
-			struct fsa_item_strings is;
 			char buf[64];
-			const char *s;
+			const char *s = cell(rows[i], columns[j], &iss[i], o->time_format, buf, sizeof(buf));
 
-			fsa_item_strings(rows[i], &is);
-			s = cell(rows[i], columns[j], &is, o->time_format, buf, sizeof(buf));
 			any = s && *s;
 		}
 		if (any || o->columns_given)
@@ -737,9 +736,6 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 	for (j = 0; j < l.ncols; j++)
 		l.width[j] = l.cols[j] < 0 ? strlen(l.refname) : strlen(infos[l.cols[j]].name);
 	for (i = 0; i < nrows; i++) {
-		struct fsa_item_strings is;
-
-		fsa_item_strings(rows[i], &is);
 		for (j = 0; j < l.ncols; j++) {
 			char buf[64];
 			const char *s = buf;
@@ -750,7 +746,7 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 				else
 					buf[0] = '\0';
 			} else
-				s = cell(rows[i], l.cols[j], &is, o->time_format, buf, sizeof(buf));
+				s = cell(rows[i], l.cols[j], &iss[i], o->time_format, buf, sizeof(buf));
 			l.text[i * l.ncols + j] = safe_text(s ? s : "");
 			if (text_width(l.text[i * l.ncols + j]) > l.width[j])
 				l.width[j] = text_width(l.text[i * l.ncols + j]);
@@ -811,6 +807,7 @@ details:
 	for (i = 0; i < nrows * l.ncols; i++)
 		free(l.text[i]);
 out:
+	free(iss);
 	free(l.text);
 	free(l.cols);
 	free(l.width);

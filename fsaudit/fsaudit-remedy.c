@@ -205,13 +205,17 @@ static void fix_steps(struct steps *st, const struct result *r, const char *mnt)
  * partition of an image file is attached with losetup and detached. */
 char *fsa_remedy_steps(const struct source *src, const struct result *r, const char *kernel_note)
 {
-	struct steps *st = calloc(1, sizeof(*st));
 	const struct fsa_info *in = &r->info;
 	int recreate = in->fix == FSA_FIX_RECREATE;
+	struct steps *st;
 	char *out;
 
+	if ((!kernel_note || !*kernel_note) && (!r->have_info || (in->fix == FSA_FIX_NONE && !in->ext2_driver)))
+		return fsa_xstrdup("");		/* nothing to do: most filesystems */
+	st = malloc(sizeof(*st));
 	if (!st)
 		fsa_internal_error("memory", ENOMEM);
+	st->buf[0] = st->dev[0] = st->target[0] = '\0';
 	if (kernel_note && *kernel_note)
 		step(st, "# %s", kernel_note);
 	if (!r->have_info || (in->fix == FSA_FIX_NONE && !in->ext2_driver))

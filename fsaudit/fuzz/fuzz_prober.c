@@ -1,3 +1,5 @@
+// SPDX-License-Identifier: GPL-2.0-or-later
+// SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * fsaudit - libFuzzer target for one prober, chosen at build time:
  *   clang -DFUZZ_PROBER=xfs -fsanitize=fuzzer,address,undefined ...
@@ -47,7 +49,6 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	static const struct fsa_env mounted = {
 		.ext2_driver = 1, .series = 1, .fstype = "ext2",
 		.options = "errors=remount-ro,time_offset=-1440,ufstype=ufs2",
-		.source = "/dev/fuzz",
 	};
 
 	run(data, size, &plain);
