@@ -467,8 +467,14 @@ static char *safe_text(const char *s)
 	memset(&st, 0, sizeof(st));
 	while (*s) {
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, s, len, &st);
+		size_t n;
 
+		if (*s >= 0x20 && *s < 0x7f) {	/* printable ASCII: as it is */
+			d[o++] = *s++;
+			len--;
+			continue;
+		}
+		n = mbrtowc(&wc, s, len, &st);
 		if (n == (size_t) -1 || n == (size_t) -2 || n == 0 || !iswprint((wint_t) wc)) {
 			o += (size_t) sprintf(d + o, "\\x%02x", (unsigned char) *s);
 			memset(&st, 0, sizeof(st));
@@ -493,9 +499,16 @@ static size_t text_width(const char *s)
 	memset(&st, 0, sizeof(st));
 	while (*s) {
 		wchar_t wc;
-		size_t n = mbrtowc(&wc, s, len, &st);
+		size_t n;
 		int cw;
 
+		if (*s >= 0x20 && *s < 0x7f) {
+			w++;
+			s++;
+			len--;
+			continue;
+		}
+		n = mbrtowc(&wc, s, len, &st);
 		if (n == (size_t) -1 || n == (size_t) -2 || n == 0) {
 			n = 1;
 			cw = 1;
@@ -786,7 +799,9 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 		if (!ln)
 			fsa_internal_error("table", ENOMEM);
 		for (g = 0; g * k < l.ncols; g++) {
-			char cellbuf[8192] = "";
+			char cellbuf[8192];
+
+			cellbuf[0] = '\0';
 
 			for (j = g * k; j < (g + 1) * k && j < l.ncols; j++) {
 				const char *s = i == 0 ? (l.cols[j] < 0 ? l.refname : infos[l.cols[j]].name)
