@@ -7,6 +7,7 @@
  */
 #define _XOPEN_SOURCE 700
 #include <dirent.h>
+#include <limits.h>
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -105,6 +106,21 @@ static int item_dir_filter(const struct dirent *d)
 	return d->d_name[0] != '.';
 }
 
+/* METRIC{LABEL="LV",policy="WORD"}, one series per policy word from
+ * @first, 1 for the current value @v */
+static void prom_policy(FILE *out, const char *metric, const char *label, const char *lv,
+			const char *v, size_t first)
+{
+	size_t w;
+
+	for (w = first; w < N_POLICY_WORDS; w++) {
+		fprintf(out, "%s{", metric);
+		prom_label(out, label, lv, 0);
+		prom_label(out, "policy", policy_words[w], 1);
+		fprintf(out, "} %d\n", strcmp(v, policy_words[w]) == 0);
+	}
+}
+
 /* the kernel's inventory: /sys/fs/deprecated/<item>/ and /sys/fs/y2038/ */
 static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 {
@@ -129,7 +145,7 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 	char base[PATH_MAX], dir[PATH_MAX + NAME_MAX + 2], v[64];
 	struct dirent **items = NULL;
 	long long num;
-	size_t c, w;
+	size_t c;
 	int n, i, any;
 
 	snprintf(base, sizeof(base), "%s/sys/fs/deprecated", fa->sysroot);
@@ -153,12 +169,7 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 		if (!any++)
 			prom_head(out, "fsaudit_kernel_deprecated_policy", "gauge",
 				  "Policy of the deprecated item, 1 for the current one (/sys/fs/deprecated/ITEM/policy).");
-		for (w = 0; w < N_POLICY_WORDS; w++) {
-			fputs("fsaudit_kernel_deprecated_policy{", out);
-			prom_label(out, "item", items[i]->d_name, 0);
-			prom_label(out, "policy", policy_words[w], 1);
-			fprintf(out, "} %d\n", strcmp(v, policy_words[w]) == 0);
-		}
+		prom_policy(out, "fsaudit_kernel_deprecated_policy", "item", items[i]->d_name, v, 0);
 	}
 	for (any = 0, i = 0; i < n; i++) {
 		int64_t t;
@@ -195,11 +206,99 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 		if (!any++)
 			prom_head(out, "fsaudit_kernel_policy", "gauge",
 				  "The fs.deprecated_policy and fs.y2038_policy sysctls, 1 for the current value.");
-		for (w = 1; w < N_POLICY_WORDS; w++) {
-			fputs("fsaudit_kernel_policy{", out);
-			prom_label(out, "sysctl", names[c], 0);
-			prom_label(out, "policy", policy_words[w], 1);
-			fprintf(out, "} %d\n", strcmp(v, policy_words[w]) == 0);
+		prom_policy(out, "fsaudit_kernel_policy", "sysctl", names[c], v, 1);
+	}
+}
+
+/* the value of a per-filesystem metric for @rec (series @k of a gauge per
+ * state) in @v; 0 when the filesystem has none */
+typedef int (*fs_value_fn)(const struct fsa_record *rec, int k, long long *v);
+
+#define UNUSED __attribute__((unused))
+static int v_verdict(const struct fsa_record *rec, int k, long long *v)
+{
+	*v = rec->verdict == k;
+	return 1;
+}
+
+static int v_at_risk(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	*v = rec->verdict > VERDICT_OK;
+	return 1;
+}
+
+static int v_unreadable(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	*v = rec->unreadable;
+	return 1;
+}
+
+static int v_can_mount(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	*v = rec->kernel_can_mount;
+	return rec->kernel_can_mount >= 0;
+}
+
+static int v_next_mount(const struct fsa_record *rec, int k, long long *v)
+{
+	*v = rec->kernel == k + FSA_KERNEL_MOUNTS;
+	return rec->kernel != FSA_KERNEL_UNKNOWN;
+}
+
+/* @which: 0 TIME-MIN, 1 TIME-MAX, 2 S-TIME-MAX */
+static int v_time(const struct fsa_record *rec, int which, long long *v)
+{
+	*v = which == 0 ? rec->info.time_min : which == 1 ? rec->info.time_max : rec->info.s_time_max;
+	return rec->have_info && rec->info.has_limits;
+}
+
+static int v_time_min(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	return v_time(rec, 0, v);
+}
+
+static int v_time_max(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	return v_time(rec, 1, v);
+}
+
+static int v_s_time_max(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	return v_time(rec, 2, v);
+}
+
+static int v_removal(const struct fsa_record *rec, int k UNUSED, long long *v)
+{
+	struct fsa_item_strings is;
+
+	fsa_item_strings(rec, &is);
+	*v = date_epoch(is.removal);
+	return *v >= 0;
+}
+
+/* a per-filesystem gauge: # HELP and # TYPE before its first series, then
+ * NAME{device,mountpoint,fstype[,LABEL]} VALUE for every filesystem that
+ * has it, one series per value of LABEL (@lvals) when there is one */
+static void prom_fs_metric(FILE *out, const struct fsaudit *fa, const char *dup, const char *name,
+			   const char *help, const char *label, const char *const *lvals, int nvals,
+			   fs_value_fn fn)
+{
+	long long val;
+	size_t i;
+	int k, any = 0;
+
+	for (i = 0; i < fa->nrecs; i++) {
+		if (dup[i] || !fn(&fa->recs[i], 0, &val))
+			continue;
+		if (!any++)
+			prom_head(out, name, "gauge", help);
+		for (k = 0; k < nvals; k++) {
+			fprintf(out, "%s{", name);
+			prom_src_labels(out, &fa->recs[i]);
+			if (label)
+				prom_label(out, label, lvals[k], 1);
+			fn(&fa->recs[i], k, &val);
+			fprintf(out, "} %lld\n", val);
 		}
 	}
 }
@@ -207,6 +306,18 @@ static void prometheus_kernel(struct fsaudit *fa, FILE *out)
 /* Prometheus text format (node_exporter textfile collector) */
 void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 {
+	static const struct { const char *name, *help; fs_value_fn fn; } simple[] = {
+		{ "fsaudit_filesystem_at_risk", "1 when the verdict is not ok and not unknown.", v_at_risk },
+		{ "fsaudit_filesystem_unreadable", "1 when the source could not be read.", v_unreadable },
+		{ "fsaudit_filesystem_time_min_seconds",
+		  "Earliest time the on-disk format can store, seconds since the epoch.", v_time_min },
+		{ "fsaudit_filesystem_time_max_seconds",
+		  "Latest time the on-disk format can store, seconds since the epoch.", v_time_max },
+		{ "fsaudit_filesystem_kernel_time_max_seconds",
+		  "The kernel's s_time_max for the superblock (later times are clamped to it).", v_s_time_max },
+		{ "fsaudit_filesystem_removal_timestamp_seconds",
+		  "Earliest upstream removal date of a deprecated item that applies.", v_removal },
+	};
 	size_t i, j, k;
 	int v, any;
 	unsigned long long count[VERDICT_MAX + 1] = { 0 }, unreadable = 0;
@@ -214,81 +325,18 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 
 	if (!dup)
 		fsa_internal_error("memory", ENOMEM);
-	/* one series per source: a repeated argument is reported once */
+	/* one series per source: a name given twice for nothing readable is
+	 * reported once (readable sources are folded by device and inode) */
 	for (i = 0; i < fa->nrecs; i++)
 		for (j = 0; j < i && !dup[i]; j++)
 			if (!dup[j] && strcmp(fa->recs[i].source, fa->recs[j].source) == 0)
 				dup[i] = 1;
 
-	prom_head(out, "fsaudit_filesystem_verdict", "gauge",
-		  "Verdict of fsaudit for the filesystem, 1 for the current one (ok, 2038-limited, deprecated, removed-from-mainline, unknown).");
-	for (i = 0; i < fa->nrecs; i++) {
-		if (dup[i])
-			continue;
-		for (v = 0; v <= VERDICT_MAX; v++) {
-			fputs("fsaudit_filesystem_verdict{", out);
-			prom_src_labels(out, &fa->recs[i]);
-			prom_label(out, "verdict", fsa_verdict_names[v], 1);
-			fprintf(out, "} %d\n", fa->recs[i].verdict == v);
-		}
-	}
-	prom_head(out, "fsaudit_filesystem_at_risk", "gauge",
-		  "1 when the verdict is not ok and not unknown.");
-	for (i = 0; i < fa->nrecs; i++) {
-		if (dup[i])
-			continue;
-		fputs("fsaudit_filesystem_at_risk{", out);
-		prom_src_labels(out, &fa->recs[i]);
-		fprintf(out, "} %d\n", fa->recs[i].verdict > VERDICT_OK);
-	}
-	prom_head(out, "fsaudit_filesystem_unreadable", "gauge",
-		  "1 when the source could not be read.");
-	for (i = 0; i < fa->nrecs; i++) {
-		if (dup[i])
-			continue;
-		fputs("fsaudit_filesystem_unreadable{", out);
-		prom_src_labels(out, &fa->recs[i]);
-		fprintf(out, "} %d\n", fa->recs[i].unreadable);
-	}
-	for (k = 0; k < 3; k++) {
-		static const char *const names[] = {
-			"fsaudit_filesystem_time_min_seconds",
-			"fsaudit_filesystem_time_max_seconds",
-			"fsaudit_filesystem_kernel_time_max_seconds" };
-		static const char *const helps[] = {
-			"Earliest time the on-disk format can store, seconds since the epoch.",
-			"Latest time the on-disk format can store, seconds since the epoch.",
-			"The kernel's s_time_max for the superblock (later times are clamped to it)." };
-
-		for (any = 0, i = 0; i < fa->nrecs; i++) {
-			const struct fsa_record *rec = &fa->recs[i];
-
-			if (dup[i] || !rec->have_info || !rec->info.has_limits)
-				continue;
-			if (!any++)
-				prom_head(out, names[k], "gauge", helps[k]);
-			fprintf(out, "%s{", names[k]);
-			prom_src_labels(out, rec);
-			fprintf(out, "} %lld\n", (long long) (k == 0 ? rec->info.time_min
-					: k == 1 ? rec->info.time_max : rec->info.s_time_max));
-		}
-	}
-	for (any = 0, i = 0; i < fa->nrecs; i++) {
-		struct fsa_item_strings is;
-		int64_t t;
-
-		fsa_item_strings(&fa->recs[i], &is);
-		t = date_epoch(is.removal);
-
-		if (dup[i] || t < 0)
-			continue;
-		if (!any++)
-			prom_head(out, "fsaudit_filesystem_removal_timestamp_seconds", "gauge",
-				  "Earliest upstream removal date of a deprecated item that applies.");
-		fputs("fsaudit_filesystem_removal_timestamp_seconds{", out);
-		prom_src_labels(out, &fa->recs[i]);
-		fprintf(out, "} %lld\n", (long long) t);
-	}
+	prom_fs_metric(out, fa, dup, "fsaudit_filesystem_verdict",
+		       "Verdict of fsaudit for the filesystem, 1 for the current one (ok, 2038-limited, deprecated, removed-from-mainline, unknown).",
+		       "verdict", fsa_verdict_names, VERDICT_MAX + 1, v_verdict);
+	for (k = 0; k < sizeof(simple) / sizeof(simple[0]); k++)
+		prom_fs_metric(out, fa, dup, simple[k].name, simple[k].help, NULL, NULL, 1, simple[k].fn);
 	for (any = 0, i = 0; i < fa->nrecs; i++) {
 		struct fsa_item_strings is;
 		char *p, *save = NULL, *list;
@@ -308,31 +356,13 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 		}
 		free(list);
 	}
-	for (any = 0, i = 0; i < fa->nrecs; i++) {
-		if (dup[i] || fa->recs[i].kernel_can_mount < 0)
-			continue;
-		if (!any++)
-			prom_head(out, "fsaudit_filesystem_kernel_can_mount", "gauge",
-				  "1 when the running kernel's configuration can mount the (unmounted) filesystem.");
-		fputs("fsaudit_filesystem_kernel_can_mount{", out);
-		prom_src_labels(out, &fa->recs[i]);
-		fprintf(out, "} %d\n", fa->recs[i].kernel_can_mount);
-	}
-	for (any = 0, i = 0; i < fa->nrecs; i++) {
-		int k;
-
-		if (dup[i] || fa->recs[i].kernel == FSA_KERNEL_UNKNOWN)
-			continue;
-		if (!any++)
-			prom_head(out, "fsaudit_filesystem_next_mount", "gauge",
-				  "What the kernel does with the next mount (its configuration, the mount policies), 1 for the current outcome.");
-		for (k = FSA_KERNEL_MOUNTS; k <= FSA_KERNEL_CANNOT; k++) {
-			fputs("fsaudit_filesystem_next_mount{", out);
-			prom_src_labels(out, &fa->recs[i]);
-			prom_label(out, "outcome", fsa_kernel_names[k], 1);
-			fprintf(out, "} %d\n", fa->recs[i].kernel == k);
-		}
-	}
+	prom_fs_metric(out, fa, dup, "fsaudit_filesystem_kernel_can_mount",
+		       "1 when the running kernel's configuration can mount the (unmounted) filesystem.",
+		       NULL, NULL, 1, v_can_mount);
+	prom_fs_metric(out, fa, dup, "fsaudit_filesystem_next_mount",
+		       "What the kernel does with the next mount (its configuration, the mount policies), 1 for the current outcome.",
+		       "outcome", fsa_kernel_names + FSA_KERNEL_MOUNTS, FSA_KERNEL_CANNOT - FSA_KERNEL_MOUNTS + 1,
+		       v_next_mount);
 	for (i = 0; i < fa->nrecs; i++) {
 		if (dup[i])
 			continue;
@@ -354,4 +384,3 @@ void fsa_print_prometheus(struct fsaudit *fa, FILE *out)
 		prometheus_kernel(fa, out);
 	free(dup);
 }
-
