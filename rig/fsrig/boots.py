@@ -17,18 +17,14 @@ import shutil
 import threading
 
 from . import qemu
-from .common import BUILD, write_if_changed
+from .common import BUILD, load_json, write_if_changed
 from .report import log, stamp
 
 TIMES_FILE = os.path.join(BUILD, "group-times.json")
 
 
 def last_times(path=TIMES_FILE):
-    try:
-        with open(path) as f:
-            return json.load(f)
-    except (OSError, ValueError):
-        return {}
+    return load_json(path)
 
 
 def longest_first(names, times, tag=""):

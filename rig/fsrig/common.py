@@ -5,6 +5,7 @@ step raises, content hashes for cache keys, small file helpers and once()."""
 
 import functools
 import hashlib
+import json
 import os
 import threading
 
@@ -40,6 +41,15 @@ def read(path, default=None):
             return f.read()
     except FileNotFoundError:
         return default
+
+
+def load_json(path):
+    """The JSON object in PATH, or {} if there is none (missing or unreadable)."""
+    try:
+        with open(path) as f:
+            return json.load(f)
+    except (OSError, ValueError):
+        return {}
 
 
 def write_if_changed(path, text):

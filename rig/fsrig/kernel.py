@@ -23,7 +23,7 @@ import subprocess
 import threading
 import time
 
-from .common import BUILD, TOP, die, write_if_changed
+from .common import BUILD, TOP, die, load_json, write_if_changed
 from .report import TTY, hms, log, progress, progress_done, stamp
 
 # The bases the rig can build: name -> the directory of its series
@@ -172,11 +172,7 @@ def _kbuild_progress(label, obj, step, done, ok):
     kernel, for a first build) kept in build/kernel-objects.json, with an
     estimate of the time left."""
     counts_file = os.path.join(BUILD, "kernel-objects.json")
-    try:
-        with open(counts_file) as f:
-            counts = json.load(f)
-    except (OSError, ValueError):
-        counts = {}
+    counts = load_json(counts_file)
     name = os.path.basename(obj)
     full = started = None
     while not done.wait(1 if TTY else 5):

@@ -19,7 +19,7 @@ import shutil
 import time
 
 from . import qemu
-from .common import BUILD, file_sha, sha, write_if_changed
+from .common import BUILD, file_sha, load_json, sha, write_if_changed
 from .report import failed, log, stamp
 
 # The format of the records kept (qemu.run()'s dict): part of their key, so
@@ -49,11 +49,7 @@ def reference_boot(queue, judge, accel, bz, initrd, name, images, cmdline="", rt
     k = boot_key(accel, bz, initrd, name, images, cmdline, rtc, smp, run_dir)
     path = os.path.join(BUILD, "reference", name + ".json")
     if use_cache:
-        try:
-            with open(path) as f:
-                kept = json.load(f)
-        except (OSError, ValueError):
-            kept = {}
+        kept = load_json(path)
         if kept.get("key") == k:
             log(f"{stamp()} {name}: the same boot as on {kept['when']} "
                 f"(build/reference/{name}.json): its record, judged again")

@@ -10,21 +10,21 @@ from fsrig.judge import judge, kmemleak_result
 
 OK_RESULTS = "KTAP version 1\n1..2\nok 1 first\nok 2 second\n"
 CONSOLE = "[    0.000000] Linux version 6.12\n[    0.500000] rig: init\n"
-LEAK = """rig-kmemleak begin
-unreferenced object 0xffff888004a1c000 (size 64):
-  comm "pollsleep", pid 70, jiffies 4294893040
-  backtrace (crc 0):
-    __kmalloc_noprof+0x2a0/0x400
-    do_sys_poll+0x12a/0x5b0
-    __x64_sys_poll+0x9c/0x140
-unreferenced object 0xffff888004a1c400 (size 64):
-  comm "pollsleep", pid 70, jiffies 4294893040
-  backtrace (crc 0):
-    kmalloc_trace+0x20/0x40
-    do_sys_poll+0x12a/0x5b0
-    __x64_sys_poll+0x9c/0x140
-rig-kmemleak end 2
-"""
+
+
+def leaked(addr, allocator):
+    """One object of a kmemleak report: ALLOCATOR above the same chain."""
+    return (f"unreferenced object {addr} (size 64):\n"
+            '  comm "pollsleep", pid 70, jiffies 4294893040\n'
+            "  backtrace (crc 0):\n"
+            f"    {allocator}\n"
+            "    do_sys_poll+0x12a/0x5b0\n"
+            "    __x64_sys_poll+0x9c/0x140\n")
+
+
+# Two objects leaked by one chain through two allocator entry points: one leak.
+LEAK = ("rig-kmemleak begin\n" + leaked("0xffff888004a1c000", "__kmalloc_noprof+0x2a0/0x400")
+        + leaked("0xffff888004a1c400", "kmalloc_trace+0x20/0x40") + "rig-kmemleak end 2\n")
 
 
 def record(results=OK_RESULTS, console=CONSOLE, status="rig-exit 0\n", timed_out=False):
