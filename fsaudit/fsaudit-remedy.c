@@ -161,6 +161,9 @@ static void mkfs_step(struct steps *st, const struct result *r)
 			snprintf(label, sizeof(label), " -L %s", q);
 		}
 	}
+	/* the old signatures go first: a reiserfs superblock at 64 KiB outlives
+	 * mkfs.ext4, and mount and libblkid would find both */
+	step(st, "wipefs -a %s", st->dev);
 	if (xfs)
 		step(st, "mkfs.xfs -f%s%s %s", uuid, label, st->dev);
 	else
@@ -194,7 +197,7 @@ static void fix_steps(struct steps *st, const struct result *r, const char *mnt)
 		break;
 	case FSA_FIX_RECREATE:
 		mkfs_step(st, r);
-		step(st, "mount %s %s", st->dev, mnt);
+		step(st, "mount -t %s %s %s", in->fix_mkfs, st->dev, mnt);
 		step(st, "tar --acls --xattrs --numeric-owner -C %s -xpf \"$backup\"", mnt);
 		break;
 	}
