@@ -1,4 +1,6 @@
 #!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # bench/bench.sh - fsaudit speed benchmark (prints ratios; not a test).
 #
 # BENCH_N (default 1000) small images, copies of ext4 (256/128-byte

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # fuzz/run.sh RUNS PROBER... - run each prober's libFuzzer target for RUNS
 # executions, seeded with the test images (cut to the part the prober
 # reads).  Exits non-zero if any target crashes.  Run from fsaudit/.

@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """corrupt.py - make damaged copies of a filesystem image for fsaudit's tests.
 
   corrupt.py SRC DST trunc SIZE            keep the first SIZE bytes

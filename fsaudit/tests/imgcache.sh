@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # imgcache.sh DIR - tests/mkimages.sh DIR through a cache: the same images,
 # output (name<TAB>status per image) and stderr, but the matrix is made once
 # per recipe, in build/test-images/ (FSAUDIT_IMAGE_CACHE), and copied into

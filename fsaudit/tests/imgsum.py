@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """imgsum.py FILE... - "MD5  FILE" per file, like md5sum, over what the file
 holds: its size, then the offset, length and bytes of each data segment
 (SEEK_DATA/SEEK_HOLE); the holes are zeros and not read.  The test images

@@ -1,4 +1,6 @@
 #!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # mkimages.sh DIR - make the fsaudit image matrix in DIR with real mkfs tools.
 # Sparse files only; nothing is mounted.  Prints "name<TAB>status" per image
 # ("ok" or "skip: reason") on stdout.  Deterministic names, small sizes.

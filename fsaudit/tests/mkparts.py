@@ -1,4 +1,6 @@
 #!/usr/bin/env python3
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """mkparts.py DIR - partitioned disk images for the fsaudit tests, made in DIR
 from the image matrix already there (tests/mkimages.sh): partition tables
 written by sfdisk (util-linux) on plain files, filesystems copied into place

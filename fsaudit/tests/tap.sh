@@ -1,3 +1,5 @@
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # shellcheck shell=bash
 # TAP helpers of run.sh and install.sh (sourced once $tmp, the test directory,
 # exists).
