@@ -133,6 +133,12 @@ if command -v sfdisk >/dev/null && (cd parts && py "$here/tests/mkparts.py" . >"
 	"$bin" --sysroot "$empty" -R -n -o SOURCE mbr.img >"$tmp/out" 2>&1
 	[ "$(tr '\n' ' ' <"$tmp/out")" = "mbr.img:p5 mbr.img:p6 " ]
 	check "partitions: -R lists only mbr.img:p5 and p6" $? "$tmp/out"
+	{
+		"$bin" --sysroot "$empty" -r -n -o SOURCE,VERDICT mbr.img:p5 gpt.img:p2 mbr.img mbr.img:p5; echo "rc=$?"
+		"$bin" --sysroot "$empty" -r -n -o SOURCE,VERDICT,NOTES gpt.img:p99 ext4-256.img:p1 2>&1; echo "rc=$?"
+		"$bin" --sysroot "$empty" -J -o SOURCE,REMEDY mbr.img:p5 2>&1
+	} >"$tmp/out" 2>&1
+	compare "partitions: IMAGE:pN as an argument (each partition once), a missing one is an error; the remedy attaches and detaches" "$exp/partitions-args.txt" "$tmp/out"
 	run_fsaudit "$tmp/out" --sysroot "$empty" -o SOURCE,FSTYPE,VERDICT,NOTES \
 		mbr-pastend.img mbr-startpast.img mbr-overlap.img mbr-zero.img mbr-huge.img mbr-loop.img gpt-badprimary.img gpt-badboth.img
 	compare "partitions: past the end, starting past the end, overlapping, size 0, huge, looping EBR, damaged GPT headers" "$exp/partitions-hostile.txt" "$tmp/out"
