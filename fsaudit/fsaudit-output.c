@@ -729,16 +729,17 @@ static void print_human(struct fsaudit *fa, const struct fsa_outopts *o)
 	for (j = 0; j < ncolumns; j++) {
 		int any = 0;
 
-		if (infos[columns[j]].flags & FL_DETAIL) {
-			if (!l.refname)
-				l.refname = infos[columns[j]].name;
-			continue;
-		}
 		for (i = 0; i < nrows && !any; i++) {
 			char buf[64];
 			const char *s = cell(rows[i], columns[j], &iss[i], o->time_format, buf, sizeof(buf));
 
 			any = s && *s;
+		}
+		if (infos[columns[j]].flags & FL_DETAIL) {
+			/* the [N] column is named after the first long text there is */
+			if (any && !l.refname)
+				l.refname = infos[columns[j]].name;
+			continue;
 		}
 		if (any || o->columns_given)
 			l.cols[l.ncols++] = columns[j];

@@ -260,7 +260,7 @@ void fsa_audit_source(struct fsaudit *fa, struct source *src, int quiet_nofs)
 	struct fsa_dev dev;
 	blkid_probe pr = NULL;
 	uint64_t size = 0;
-	int rc, fd = -1;
+	int rc, fd = -1, root;
 
 	fsa_info_init(&r.info);
 	r.fstype = src->fstype;
@@ -394,12 +394,11 @@ failed:
 		fa->nunreadable++;
 	else
 		fa->nerrors++;
-	if (r.error == EACCES || r.error == EPERM)
-		snprintf(r.notes, sizeof(r.notes), "needs root: cannot read %s: %s", src->name, strerror(r.error));
-	else
-		snprintf(r.notes, sizeof(r.notes), "cannot read %s: %s", src->name, strerror(r.error));
+	root = (r.error == EACCES || r.error == EPERM) && geteuid() != 0;
+	snprintf(r.notes, sizeof(r.notes), "%scannot read %s: %s", root ? "needs root: " : "",
+		 src->name, strerror(r.error));
 	fprintf(stderr, "%s: %s: %s%s\n", program_invocation_short_name, src->name,
-		strerror(r.error), r.error == EACCES || r.error == EPERM ? " (needs root)" : "");
+		strerror(r.error), root ? " (needs root)" : "");
 out:
 	if (src->past_end && src->part_size)
 		fsa_append(r.notes, sizeof(r.notes), "%spartition extends past the end of the image (cut to it)",
