@@ -347,13 +347,12 @@ int fsa_policy_preview(struct fsaudit *fa, const char *list)
  * those that apply; FSA_POL_DEFAULT when none does.  @why says which. */
 static int policy_for(const struct fsaudit *fa, const struct fsa_info *in, char *why, size_t whysz)
 {
+	/* every item of the filesystem: the ext2 driver declares
+	 * ext4-small-inodes as well, for 128-byte inodes and revision 0 */
 	unsigned items = in->items;
 	int m = FSA_POL_DEFAULT, it;
 
 	why[0] = '\0';
-	/* the ext2 driver declares its item only (ext4-small-inodes is ext4's) */
-	if (items & (1U << FSA_ITEM_EXT2))
-		items &= ~(1U << FSA_ITEM_EXT4_SMALL_INODES);
 	for (it = 0; it < FSA_NITEMS; it++) {
 		int im = fa->pol_item[it];
 

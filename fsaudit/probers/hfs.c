@@ -3,9 +3,14 @@
 /*
  * fsaudit - HFS / HFS+ / HFSX prober.
  *
- * hfs and hfsplus set no s_time_min/s_time_max.  Times are u32 seconds
- * since 1904 (HFS: local time); Linux maps them to 1970-01-01 ..
- * 2106-02-07 06:28:15 and encodes with lower_32_bits(): silent wrap.
+ * Times are u32 seconds since 1904 (HFS: local time).  Linux reads them
+ * back as 1970-01-01 .. 2106-02-07 06:28:15 UTC.  With the deprecation
+ * series ("hfs/hfsplus: set s_time_min and s_time_max") the kernel sets
+ * s_time_min/s_time_max to that range, 0 .. U32_MAX (hfs: shifted by the
+ * kernel's time zone, sys_tz, at mount time; not modelled here, 0 is
+ * assumed), and clamps; that is what is reported.  Stock 6.12 sets no
+ * limit (s_time_max TIME64_MAX) and wraps times outside the range on disk
+ * with lower_32_bits().
  */
 #include <stdio.h>
 #include <string.h>
@@ -72,8 +77,8 @@ static int probe_hfs(struct fsa_dev *dev, const struct fsa_env *env,
 	const struct hfsplus_vh *vh;
 	uint32_t bs;
 	unsigned sig;
+	int local_time = 0;
 
-	(void) env;
 	mdb = fsa_read_type(dev, HFS_MDB_OFF, struct hfs_mdb);
 	if (!mdb)
 		return fsa_read_fail(info, "master directory block");
@@ -100,6 +105,7 @@ static int probe_hfs(struct fsa_dev *dev, const struct fsa_env *env,
 		} else {
 			snprintf(info->format, sizeof(info->format), "HFS");
 			snprintf(info->version, sizeof(info->version), "HFS");
+			local_time = 1;	/* the hfs driver: hfs_m_to_utime() */
 		}
 	} else if (sig == HFSPLUS_SUPER_MAGIC || sig == HFSX_SUPER_MAGIC) {
 		vh = (const struct hfsplus_vh *) mdb;	/* same offset, shorter */
@@ -115,8 +121,12 @@ static int probe_hfs(struct fsa_dev *dev, const struct fsa_env *env,
 	} else
 		return fsa_nomatch(info, "bad signature");
 
-	fsa_set_limits(info, 0, FSA_U32_MAX, FSA_S64_MAX);
-	fsa_note(info, "no VFS limit: times outside 1970..2106 wrap silently");
+	fsa_set_limits(info, 0, FSA_U32_MAX, FSA_U32_MAX);
+	if (local_time)
+		fsa_note(info, "HFS stores local time: the limits move with the kernel's time zone (sys_tz)");
+	if (!env->series)
+		fsa_note(info, "%sa stock 6.12 kernel sets no limit for hfs/hfsplus: times outside 1970..2106 wrap on disk",
+			 info->notes[0] ? "; " : "");
 	return 0;
 }
 

@@ -348,6 +348,9 @@ run_fsaudit "$tmp/out" --sysroot "$rP" --policy deny -o "$PCOLS" ext4-128.img ex
 compare "--policy deny: a preview of both sysctls at deny" "$exp/policy-preview-deny.txt" "$tmp/out"
 run_fsaudit "$tmp/out" --sysroot "$empty" --policy y2038:ro,xfs-v4:deny -o "$PCOLS" ext4-128.img xfs-v4.img reiserfs-3.6.img
 compare "--policy y2038:ro,xfs-v4:deny on a kernel without the series" "$exp/policy-preview-items.txt" "$tmp/out"
+run_fsaudit "$tmp/out" --sysroot "$rP" --policy y2038:warn,ext4-small-inodes:deny -o "$PCOLS" \
+	ext2-128.img ext2-rev0.img ext2-256.img
+compare "--policy ext4-small-inodes:deny applies to small inodes mounted by the ext2 driver" "$exp/policy-ext2-small-inodes.txt" "$tmp/out"
 "$bin" --sysroot "$rP" -r -o SOURCE,VERDICT,REMOVAL ext4-128.img xfs-v4.img reiserfs-3.6.img >"$tmp/a" 2>&1
 "$bin" --sysroot "$rP" --policy deny --kernel-config "$fix/config-nov4" -r -o SOURCE,VERDICT,REMOVAL \
 	ext4-128.img xfs-v4.img reiserfs-3.6.img >"$tmp/b" 2>&1
