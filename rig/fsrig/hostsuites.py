@@ -6,6 +6,7 @@ host beside the boots (they need no kernel), each reported under its name:
   parser           tests/parser/run.py: the KTAP parser and judge() on canned input
   compare          tests/compare/run.py: the comparison of canned result pairs
   rig              tests/rig/run.py: unit tests of the rig's own logic
+  reuse            tests/reuse/run.sh: `reuse lint`, every file's licence stated
   fsaudit          make -C fsaudit check
   fsaudit-install  make -C fsaudit check-install
 
@@ -28,6 +29,7 @@ def suites():
     """(name, command) of every host suite, in the order they are reported."""
     out = [(name, [sys.executable, os.path.join(TOP, "tests", name, "run.py")])
            for name in ("parser", "compare", "rig")]
+    out.append(("reuse", ["sh", os.path.join(TOP, "tests", "reuse", "run.sh")]))
     if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
         # --no-print-directory: their stdout is TAP, also under `make -C DIR check`
         # (whose -w reaches them through MAKEFLAGS).
