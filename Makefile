@@ -6,7 +6,7 @@
 # See README.md.
 PY ?= python3
 
-.PHONY: all setup demo check check-debug build bench-rig bench-kernel fuzz clean check-upstream
+.PHONY: all setup demo check check-debug build bench-rig bench-kernel bench-size fuzz clean check-upstream
 
 all: build
 
@@ -35,6 +35,10 @@ check-debug: setup
 
 bench-kernel: setup
 	@rig/bench-kernel.sh
+
+# vmlinux growth by part: fixes, feature (the 5 KiB budget), ext2 conversion.
+bench-size: setup
+	@rig/bench-size.sh
 
 bench-rig: setup
 	@rig/bench-rig.sh

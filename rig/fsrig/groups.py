@@ -26,6 +26,11 @@ KINDS = ("check", "demo", "bench", "stock", "debug", "pending")
 DEFAULT_TIMEOUT = 120
 
 
+# Read-only root filesystems the host makes from the initramfs tree (mkfs,
+# never a mount): `hostroot = TYPE` boots the group from one (images.host_rootfs()).
+HOSTROOT_TYPES = ("cramfs",)
+
+
 @dataclasses.dataclass(frozen=True)
 class Group:
     """One section of tests/groups.conf, as the run sees it."""
@@ -41,6 +46,7 @@ class Group:
     kind: str = "check"
     icount: bool = False
     rootfs: str = ""
+    hostroot: str = ""
     expect_panic: str = ""
     flavour: str = ""
     extras: bool = False
@@ -72,6 +78,7 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             kind=s.get("kind", "check"),
             icount=s.getboolean("icount", False),
             rootfs=s.get("rootfs", ""),
+            hostroot=s.get("hostroot", ""),
             expect_panic=s.get("expect_panic", ""),
             flavour=s.get("flavour", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),
@@ -85,6 +92,8 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             g["timeout"] *= timeout_scale
         if g["rootfs"] and g["rootfs"] != (g["images"] or ("",))[0]:
             die(f"tests/groups.conf [{name}]: rootfs must be the first image")
+        if g["hostroot"] and (g["hostroot"] not in HOSTROOT_TYPES or g["rootfs"]):
+            die(f"tests/groups.conf [{name}]: hostroot must be one of {', '.join(HOSTROOT_TYPES)}, without rootfs")
         if g["kind"] not in KINDS:
             die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
         if g["flavour"] and not flavour_exists(g["flavour"]):

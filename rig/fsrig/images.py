@@ -133,6 +133,30 @@ def prepare_rootfs(session, accel, built, name, base):
     return prepare_image(session, accel, built, "prepare-rootfs", name, base, out, key)
 
 
+def host_rootfs(built, fstype):
+    """A read-only root filesystem of type FSTYPE made on the host from the
+    tree of BUILT's initramfs (busybox and its links, /init, the guest
+    scripts and programs): mkfs only, nothing is mounted.  For filesystems
+    that no kernel writes (cramfs), so no guest can prepare them.  Cached
+    in build/images/ until the initramfs changes."""
+    kern = os.path.basename(built.initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
+    tree = os.path.join(BUILD, f"initramfs-{kern}.d")
+    out = os.path.join(BUILD, "images", f"root-{kern}.{fstype}.img")
+    stamp = read(built.initrd + ".stamp", "")
+    if read(out + ".stamp", None) == stamp and os.path.exists(out):
+        return out
+    if fstype != "cramfs":
+        die(f"host_rootfs: no recipe for {fstype}")
+    tmp = out + ".tmp"
+    r = subprocess.run(["mkfs.cramfs", tree, tmp], capture_output=True, text=True)
+    if r.returncode:
+        die(f"mkfs.cramfs {tree}: {r.stderr.strip()}")
+    os.replace(tmp, out)
+    with open(out + ".stamp", "w") as f:
+        f.write(stamp)
+    return out
+
+
 def prepare_image(session, accel, built, script, name, base, out, key, check=None):
     """OUT: image BASE after a boot of BUILT's initramfs that ran
     tests/guest/SCRIPT.sh with a copy of it writable as disk NAME, kept until

@@ -125,6 +125,9 @@ class Session:
         if g.rootfs:
             imgs[g.rootfs] = images_mod.prepare_rootfs(self, accel, built, g.rootfs, images[g.rootfs])
             rd, cmdline = None, f"root=/dev/vda init=/init {cmdline}"
+        elif g.hostroot:
+            imgs = {"root": images_mod.host_rootfs(built, g.hostroot), **imgs}
+            rd, cmdline = None, f"root=/dev/vda rootfstype={g.hostroot} init=/init {cmdline}"
 
         def verdict(r):
             return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)

@@ -106,6 +106,13 @@ class GroupsConf(unittest.TestCase):
         with self.assertRaisesRegex(RigError, r"\[r\]: rootfs must be the first image"):
             parse("[r]\nrootfs = b\n")
 
+    def test_hostroot_is_a_known_type_without_rootfs(self):
+        self.assertEqual(parse("[h]\nhostroot = cramfs\n")["h"].hostroot, "cramfs")
+        with self.assertRaisesRegex(RigError, r"\[h\]: hostroot must be one of cramfs"):
+            parse("[h]\nhostroot = ext4\n")
+        with self.assertRaisesRegex(RigError, r"\[h\]: hostroot must be one of cramfs, without rootfs"):
+            parse("[h]\nhostroot = cramfs\nrootfs = a\nimages = a\n")
+
     def test_unknown_kind_is_an_error(self):
         with self.assertRaisesRegex(RigError, r"\[k\]: kind must be"):
             parse("[k]\nkind = slow\n")
