@@ -152,18 +152,75 @@ struct tag_search {
 	size_t foundsz;
 };
 
-/* does the device hold the tag?  (libblkid, as blkid -t NAME=VALUE) */
-static int match_tag(struct fsaudit *fa, const char *sysdir __attribute__((unused)),
-		     const char *name, void *arg)
+/* The partition entry of the partition in @sysdir, as the kernel numbers
+ * it (<sysdir>/partition), read from the partition table of its disk (the
+ * parent directory in /sys/block): its UUID (PARTUUID, for GPT the entry's
+ * UUID, for MBR the disk id and the number, "0b5e55ed-05") or its name
+ * (PARTLABEL, GPT only) in @buf.  From the table of the disk and not from
+ * the partition itself, so that a sysroot's partitions can be files with
+ * the partition's content (libblkid finds the disk of a real partition
+ * through the running system's /sys, not the sysroot's).  0, or -1. */
+static int part_entry(struct fsaudit *fa, const char *sysdir, int label, char *buf, size_t bufsz)
+{
+	char path[PATH_MAX + 16], disk[PATH_MAX];
+	const char *v = NULL, *b;
+	blkid_partlist ls;
+	blkid_partition par;
+	blkid_probe pr;
+	FILE *f;
+	int partno = 0, rc = -1;
+
+	snprintf(path, sizeof(path), "%s/partition", sysdir);
+	f = fopen(path, "re");
+	if (!f)
+		return -1;		/* a whole disk */
+	if (fscanf(f, "%d", &partno) != 1)
+		partno = 0;
+	fclose(f);
+	snprintf(disk, sizeof(disk), "%s", sysdir);
+	b = strrchr(disk, '/');
+	if (partno <= 0 || !b)
+		return -1;
+	disk[b - disk] = '\0';		/* /sys/block/DISK */
+	b = strrchr(disk, '/');
+	snprintf(path, sizeof(path), "%s/dev/%s", fa->sysroot, b ? b + 1 : disk);
+	pr = blkid_new_probe_from_filename(path);
+	if (!pr)
+		return -1;
+	ls = blkid_probe_get_partitions(pr);
+	par = ls ? blkid_partlist_get_partition_by_partno(ls, partno) : NULL;
+	if (par)
+		v = label ? blkid_partition_get_name(par) : blkid_partition_get_uuid(par);
+	if (v && *v) {
+		snprintf(buf, bufsz, "%s", v);
+		rc = 0;
+	}
+	blkid_free_probe(pr);
+	return rc;
+}
+
+/* does the device hold the tag?  UUID and LABEL of its filesystem as blkid
+ * -t NAME=VALUE finds them (libblkid); PARTUUID and PARTLABEL of its entry
+ * in its disk's partition table */
+static int match_tag(struct fsaudit *fa, const char *sysdir, const char *name, void *arg)
 {
 	struct tag_search *t = arg;
 	char path[PATH_MAX];
-	const char *key = strcmp(t->name, "PARTUUID") == 0 ? "PART_ENTRY_UUID"
-			  : strcmp(t->name, "PARTLABEL") == 0 ? "PART_ENTRY_NAME" : t->name;
 	const char *v;
 	blkid_probe pr;
 	int hit = 0;
 
+	if (strcmp(t->name, "PARTUUID") == 0 || strcmp(t->name, "PARTLABEL") == 0) {
+		char entry[256];
+
+		if (part_entry(fa, sysdir, t->name[4] == 'L', entry, sizeof(entry)) != 0)
+			return 0;
+		/* byte for byte, as libblkid compares tags when it probes */
+		hit = strcmp(entry, t->value) == 0;
+		if (hit)
+			snprintf(t->found, t->foundsz, "/dev/%s", name);
+		return hit;
+	}
 	snprintf(path, sizeof(path), "%s/dev/%s", fa->sysroot, name);
 	pr = blkid_new_probe_from_filename(path);
 	if (!pr)
@@ -171,8 +228,7 @@ static int match_tag(struct fsaudit *fa, const char *sysdir __attribute__((unuse
 	blkid_probe_enable_superblocks(pr, 1);
 	blkid_probe_set_superblocks_flags(pr, BLKID_SUBLKS_LABEL | BLKID_SUBLKS_UUID);
 	blkid_probe_enable_partitions(pr, 1);
-	blkid_probe_set_partitions_flags(pr, BLKID_PARTS_ENTRY_DETAILS);
-	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, key, &v, NULL) == 0
+	if (blkid_do_safeprobe(pr) == 0 && blkid_probe_lookup_value(pr, t->name, &v, NULL) == 0
 	    && strcmp(v, t->value) == 0) {
 		snprintf(t->found, t->foundsz, "/dev/%s", name);
 		hit = 1;

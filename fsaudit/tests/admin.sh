@@ -396,6 +396,76 @@ run_fsaudit "$tmp/out" --sysroot "$empty" --fstab="$rF/etc/fstab" -o SPEC,SOURCE
 sed -i "s|$tmp/||g" "$tmp/out"
 compare "--fstab=FILE outside the sysroot: entries that name nothing are errors" "$exp/fstab-file.txt" "$tmp/out"
 
+# root FP: fstab naming partitions by PARTUUID= and PARTLABEL=.  Two disks
+# with tables sfdisk wrote (vdh GPT with entry UUIDs and names, vdi MBR with
+# a disk id), the filesystems copied to their partitions' offsets; each
+# partition of <sysroot>/sys/block is a file with the partition's content,
+# as the kernel would show it.  No /dev/disk/by-part* links but one
+# (PARTLABEL=XFSDATA): the rest is found in the disks' partition tables.
+# A name with a space (\040 in fstab), MBR PARTUUIDs (disk id and number),
+# a GPT PARTUUID and a PARTLABEL no partition has, the UUID of vdi1's
+# filesystem given as PARTUUID (a common mistake: no partition has it).
+if command -v sfdisk >/dev/null; then
+	rFP=$tmp/rootFP
+	mkdir -p "$rFP/dev/disk/by-partlabel" "$rFP/etc" "$rFP/proc/sys/fs"
+	truncate -s 24M fp-gpt.img
+	sfdisk -q --no-reread --no-tell-kernel fp-gpt.img >"$tmp/sfdisk.out" 2>&1 <<'EOT'
+label: gpt
+label-id: 0B5E55ED-1111-4000-8000-000000000000
+start=2048, size=8192, uuid=0b5e55ed-2222-4000-8000-000000000001, name="root part"
+start=10240, size=32768, uuid=0b5e55ed-2222-4000-8000-000000000002, name=XFSDATA
+start=43008, size=2048, uuid=0b5e55ed-2222-4000-8000-000000000003, name="old home"
+EOT
+	truncate -s 12M fp-mbr.img
+	sfdisk -q --no-reread --no-tell-kernel fp-mbr.img >>"$tmp/sfdisk.out" 2>&1 <<'EOT'
+label: dos
+label-id: 0x0b5e55ed
+start=2048, size=8192, type=83
+start=10240, size=6144, type=83
+EOT
+	cp --sparse=always ext4-256.img fp-ext4-uuid.img
+	tune2fs -U 0b5e55ed-0000-4000-8000-000000000001 fp-ext4-uuid.img >>"$tmp/sfdisk.out" 2>&1
+	for p in fp-gpt.img:2048:ext4-128.img:vdh1 fp-gpt.img:10240:xfs-v4.img:vdh2 fp-gpt.img:43008:ext2-rev0.img:vdh3 \
+		 fp-mbr.img:2048:fp-ext4-uuid.img:vdi1 fp-mbr.img:10240:reiserfs-3.6.img:vdi2; do
+		IFS=: read -r disk start fs part <<<"$p"
+		dd if="$fs" of="$disk" bs=512 seek="$start" conv=notrunc,sparse status=none
+		cp --sparse=always "$fs" "fp-$part.img"
+	done
+	for d in vdh:254:112:gpt vdi:254:128:mbr; do
+		IFS=: read -r dn ma mi label <<<"$d"
+		ln -sf "../../img/fp-$label.img" "$rFP/dev/$dn"
+		mkdir -p "$rFP/sys/block/$dn"; echo "$ma:$mi" >"$rFP/sys/block/$dn/dev"
+		for pn in 1 2 3; do	# not n: tap.sh's test counter
+			[ "$dn$pn" != vdi3 ] || continue
+			ln -sf "../../img/fp-$dn$pn.img" "$rFP/dev/$dn$pn"
+			mkdir -p "$rFP/sys/block/$dn/$dn$pn"
+			echo "$ma:$((mi + pn))" >"$rFP/sys/block/$dn/$dn$pn/dev"
+			echo "$pn" >"$rFP/sys/block/$dn/$dn$pn/partition"
+		done
+	done
+	ln -sf ../../vdh2 "$rFP/dev/disk/by-partlabel/XFSDATA"
+	cat >"$rFP/etc/fstab" <<'EOT'
+PARTUUID=0b5e55ed-2222-4000-8000-000000000001 / ext4 defaults 0 1
+PARTLABEL=XFSDATA /srv/xfs xfs defaults 0 0
+PARTLABEL=old\040home /srv/old-home ext2 ro,nofail 0 0
+PARTUUID=0b5e55ed-01 /home ext4 defaults 0 2
+PARTUUID=0b5e55ed-02 /srv/old reiserfs defaults,nofail 0 0
+PARTUUID=0b5e55ed-2222-4000-8000-0000000000ff /data ext4 defaults 0 2
+PARTLABEL=nosuchname /backup ext4 defaults,nofail 0 2
+PARTUUID=0b5e55ed-0000-4000-8000-000000000001 /boot ext4 defaults 0 2
+EOT
+	for i in reiserfs:deny xfs-v4:default ext4-small-inodes:default ext2:default; do
+		pitem "$rFP" "${i%%:*}" "${i#*:}"
+	done
+	echo warn >"$rFP/proc/sys/fs/deprecated_policy"; echo ro >"$rFP/proc/sys/fs/y2038_policy"
+	run_fsaudit "$tmp/out" --sysroot "$rFP" --fstab -o "$FCOLS"
+	grep -v '^tune2fs ' "$tmp/sfdisk.out" >>"$tmp/out"
+	compare "--fstab: PARTUUID= (GPT, MBR) and PARTLABEL= found in the disks' partition tables or by-partlabel links; names that no partition has are errors" "$exp/fstab-partitions.txt" "$tmp/out"
+	rm -f fp-*.img
+else
+	skip "--fstab: PARTUUID= and PARTLABEL=" "sfdisk not installed"
+fi
+
 # ---------------------------------------------------------------- udev (issue 22)
 {
 	"$bin" --sysroot "$empty" --udev xfs-v4.img; echo "rc=$?"
