@@ -216,6 +216,6 @@ int fsa_xfs_geometry(const char *target, struct fsa_info *info)
 		return -1;
 	fsa_info_init(info);
 	fsa_xfs_format(info, !!(g.flags & XFS_FSOP_GEOM_FLAGS_V5SB), !!(g.flags & XFS_FSOP_GEOM_FLAGS_BIGTIME),
-		       !!(g.flags & XFS_FSOP_GEOM_FLAGS_DIRV2CI), g.inodesize);
+		       !!(g.flags & XFS_FSOP_GEOM_FLAGS_DIRV2CI), g.inodesize, g.agcount);
 	return 0;
 }

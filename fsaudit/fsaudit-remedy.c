@@ -193,7 +193,16 @@ static void fix_steps(struct steps *st, const struct result *r, const char *mnt)
 		step(st, "tune2fs -I 256 %s", st->dev);
 		break;
 	case FSA_FIX_XFS_BIGTIME:
-		step(st, "xfs_admin -O bigtime=1 %s", st->dev);
+		if (in->xfs_one_ag) {
+			/* xfs_admin -O runs xfs_repair -c, which stops at
+			 * "Only one AG detected - cannot validate filesystem
+			 * geometry" */
+			step(st, "# one allocation group: xfs_admin -O fails in xfs_repair, which needs");
+			step(st, "# -o force_geometry to trust the geometry with no second superblock");
+			step(st, "xfs_repair -o force_geometry -c bigtime=1 %s", st->dev);
+		} else {
+			step(st, "xfs_admin -O bigtime=1 %s", st->dev);
+		}
 		break;
 	case FSA_FIX_RECREATE:
 		mkfs_step(st, r);

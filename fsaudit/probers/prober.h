@@ -71,7 +71,9 @@ struct fsa_info {
 	int rev;		/* ext only, else -1 */
 
 	int fix;		/* FSA_FIX_* */
-	unsigned int ext2_driver:1;	/* served by fs/ext2: the ext4 driver would do */
+	unsigned int ext2_driver:1,	/* served by fs/ext2: the ext4 driver would do */
+		     xfs_one_ag:1;	/* XFS with one allocation group: xfs_repair
+					 * needs -o force_geometry */
 	char fix_mkfs[32];	/* FSA_FIX_RECREATE: the new filesystem's mkfs, "ext4", "xfs" */
 	char fix_why[160];	/* what the fix needs, or why not in place */
 };
@@ -136,7 +138,8 @@ int fsa_limits_by_type(const char *fstype, const char *options, struct fsa_info 
 const char *fsa_bytype_type(size_t i);
 
 /* XFS facts from a superblock or XFS_IOC_FSGEOMETRY (probers/xfs.c) */
-void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize);
+void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize,
+		    unsigned agcount);
 
 /* prober registry */
 typedef int (*fsa_probe_fn)(struct fsa_dev *dev, const struct fsa_env *env,

@@ -84,7 +84,8 @@ _Static_assert(sizeof(struct xfs_super_block) == 264, "xfs superblock size");
 
 /* version, format, limits, items and fix of an XFS filesystem, from its
  * superblock here or from XFS_IOC_FSGEOMETRY (fsaudit-mnt.c) */
-void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize)
+void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned isize,
+		    unsigned agcount)
 {
 	snprintf(info->version, sizeof(info->version), "V%d", v5 ? 5 : 4);
 	snprintf(info->format, sizeof(info->format), "V%d%s%s", v5 ? 5 : 4,
@@ -108,6 +109,9 @@ void fsa_xfs_format(struct fsa_info *info, int v5, int bigtime, int ci, unsigned
 	} else if (!bigtime) {
 		info->fix = FSA_FIX_XFS_BIGTIME;
 		fsa_fix_why(info, "xfsprogs 5.11 or later");
+		/* xfs_repair, which xfs_admin -O runs, checks the geometry
+		 * against the secondary superblocks; with none it stops */
+		info->xfs_one_ag = agcount == 1;
 	}
 }
 
@@ -156,7 +160,7 @@ static int probe_xfs(struct fsa_dev *dev, const struct fsa_env *env,
 	bigtime = !!(incompat & XFS_SB_FEAT_INCOMPAT_BIGTIME);
 	ci = !!(vnum & XFS_SB_VERSION_BORGBIT);
 
-	fsa_xfs_format(info, ver == XFS_SB_VERSION_5, bigtime, ci, isize);
+	fsa_xfs_format(info, ver == XFS_SB_VERSION_5, bigtime, ci, isize, be32toh(sb->sb_agcount));
 	return 0;
 }
 

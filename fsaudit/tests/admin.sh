@@ -88,7 +88,7 @@ for fs in d:
     src, rem = fs["source"], fs["remedy"]
     words = []
     for line in rem.split("\n"):
-        m = re.match(r"(?:tune2fs -O large_file|tune2fs -I 256|xfs_admin -O bigtime=1|e2fsck -f -p|mkfs\.ext4 -F -I 256(?: -U \S+)?) (.+)$", line)
+        m = re.match(r"(?:tune2fs -O large_file|tune2fs -I 256|xfs_admin -O bigtime=1|xfs_repair -o force_geometry -c bigtime=1|e2fsck -f -p|mkfs\.ext4 -F -I 256(?: -U \S+)?) (.+)$", line)
         if m:
             words.append(m.group(1))
         if any(ord(c) < 32 or ord(c) == 127 for c in line):
@@ -509,9 +509,13 @@ for c in mount umount tar losetup; do
 done
 remimgs="ext2-rev0.img ext3-128.img ext4-128.img xfs-v5-nobig.img xfs-v4.img xfs-v5-ci.img reiserfs-3.6.img ufs1.img ext2-256.img"
 for i in $remimgs; do cp --sparse=always "$i" "$tmp/rem/img/$i"; done
+# the matrix's XFS V5 without bigtime as it is, with one allocation group:
+# its remedy is xfs_repair -o force_geometry (xfs_admin -O fails there)
+cp --sparse=always xfs-v5-nobig.img "$tmp/rem/img/xfs-v5-nobig-1ag.img"
+remimgs="$remimgs xfs-v5-nobig-1ag.img"
 # the matrix's images are as small as mkfs allows; the remedies are for
 # real sizes: the ext2 images get room for a journal, the XFS V5 image
-# without bigtime four allocation groups (xfs_repair checks them)
+# without bigtime four allocation groups (xfs_admin -O bigtime=1)
 for i in ext2-rev0.img ext2-256.img; do
 	truncate -s 8M "$tmp/rem/img/$i" && resize2fs -f "$tmp/rem/img/$i" >/dev/null 2>&1
 done
@@ -536,6 +540,7 @@ EOF
 	done
 	"$bin" --sysroot "$empty" --ext2-driver=ext2 -r -n -o SOURCE,VERDICT $remimgs
 ) >"$tmp/rem/after.out" 2>&1
-! grep -v ' ok$' "$tmp/rem/after.out" | grep -v '^== ' | grep -q .
+! grep -v ' ok$' "$tmp/rem/after.out" | grep -v '^== ' | grep -q . &&
+	grep -q '^xfs-v5-nobig-1ag.img ok$' "$tmp/rem/after.out" && grep -q '^xfs-v5-nobig.img ok$' "$tmp/rem/after.out"
 check "remedies run on image files (stand-ins for mount, umount, tar, losetup): every verdict becomes ok" $? "$tmp/rem/after.out"
 rm -rf "$tmp/rem"
