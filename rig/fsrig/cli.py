@@ -75,7 +75,12 @@ def parser():
 def main(argv=None):
     args = parser().parse_args(argv)
     # The only place the rig reads its environment variables.
-    settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None))
+    try:    # the width tables are fitted to (make demo's summary): stdout's terminal
+        tty_columns = os.get_terminal_size(sys.stdout.fileno()).columns if sys.stdout.isatty() else 0
+    except OSError:
+        tty_columns = 0
+    settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None),
+                                     tty_columns=tty_columns)
     report.set_progress_interval(settings.progress_interval)
     # One rig run at a time per checkout: runs share build/ (kernel objects,
     # initramfs, build/runs/GROUP); a second one waits instead of clobbering.

@@ -20,7 +20,7 @@ import time
 
 from . import groups, ktap
 from .common import BUILD, die, read
-from .report import Step
+from .report import Step, fit_table, wrap_text
 
 # image: (what it is, deprecated item or None, 2038-limited)
 EXPECT = {
@@ -81,13 +81,16 @@ def render(text, out):
     return rows
 
 
-def table(rows):
+def table(rows, width=0):
+    """The summary table's lines for a terminal of WIDTH columns (0: not a
+    terminal, one line per image): the image and fsaudit's verdict are
+    never cut or wrapped; the text columns are wrapped in their cells, or,
+    where that is still too wide, put under the image's line
+    (report.fit_table())."""
     head = ["image", "what it is"] + [c[1] for c in COLUMNS]
     body = [[img, EXPECT[img][0]] + [rows.get(img, {}).get(c, "(missing)") for c, _ in COLUMNS]
             for img in EXPECT]
-    w = [max(len(r[i]) for r in [head] + body) for i in range(len(head))]
-    fmt = lambda r: "  ".join(v.ljust(w[i]) for i, v in enumerate(r)).rstrip()
-    return [fmt(head), fmt(["-" * x for x in w])] + [fmt(r) for r in body]
+    return fit_table(head, body, width, keep=(0, len(head) - 1))
 
 
 def check_table(rows):
@@ -106,8 +109,10 @@ def check_table(rows):
 
 
 def run(session, kernel):
-    """Boot the demo groups on KERNEL, tell the story, print and check the table; the exit status."""
+    """Boot the demo groups on KERNEL, tell the story, print and check the table
+    (for the terminal's width, session.settings.columns); the exit status."""
     t0 = time.monotonic()
+    width = session.settings.columns
     allg = session.groups
     names = groups.of_kind(allg, "demo")
     if not names:
@@ -126,14 +131,15 @@ def run(session, kernel):
         for img, cols in render(read(os.path.join(BUILD, "runs", n, "results.ktap"), ""), out).items():
             rows.setdefault(img, {}).update(cols)
         print(file=out)
-    print("=" * 80, file=out)
-    print("Summary: what the patched kernel and fsaudit do with each image", file=out)
-    print("=" * 80, file=out)
-    for line in table(rows):
+    rule = "=" * min(80, width or 80)
+    print(rule, file=out)
+    print(wrap_text("Summary: what the patched kernel and fsaudit do with each image", width), file=out)
+    print(rule, file=out)
+    for line in table(rows, width):
         print(line, file=out)
-    print("\nwarn: the default policy, the line the kernel prints on the first mount (2038: the timestamp "
-          "expiry line);\nro/deny: fs.deprecated_policy and fs.y2038_policy; clock 2038-01-20: the time a "
-          "new file gets.", file=out)
+    print("\n" + wrap_text("warn: the default policy, the line the kernel prints on the first mount (2038: the "
+                           "timestamp expiry line);\nro/deny: fs.deprecated_policy and fs.y2038_policy; clock "
+                           "2038-01-20: the time a new file gets.", width), file=out)
     res += check_table(rows)
     failed = [r for r in res if r.status == ktap.FAIL]
     print(file=out)

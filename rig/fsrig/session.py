@@ -36,10 +36,15 @@ class Settings:
     bzimage: str = ""                   # RIG_BZIMAGE: a kernel built elsewhere
     flavour: str = ""                   # RIG_KERNEL_FLAVOUR or --flavour
     stock: bool = False                 # RIG_STOCK=1: the kernel without the series
+    columns: int = 0                    # COLUMNS, else the terminal's width; 0: not a terminal
+
 
     @classmethod
-    def from_environ(cls, env, flavour=None):
-        """Settings from environment ENV; FLAVOUR (--flavour) wins over RIG_KERNEL_FLAVOUR."""
+    def from_environ(cls, env, flavour=None, tty_columns=0):
+        """Settings from environment ENV; FLAVOUR (--flavour) wins over
+        RIG_KERNEL_FLAVOUR; COLUMNS (a positive number) over TTY_COLUMNS, the
+        width of the terminal stdout is (0: none)."""
+        cols = env.get("COLUMNS", "")
         return cls(jobs=int(env.get("RIG_JOBS", os.cpu_count() or 1)),
                    accel=env.get("RIG_ACCEL", ""),
                    qemu_nice=env.get("RIG_QEMU_NICE", "5"),
@@ -48,7 +53,8 @@ class Settings:
                    reference_cache=env.get("RIG_NO_REFERENCE_CACHE") != "1",
                    bzimage=env.get("RIG_BZIMAGE", ""),
                    flavour=flavour or env.get("RIG_KERNEL_FLAVOUR", ""),
-                   stock=env.get("RIG_STOCK") == "1")
+                   stock=env.get("RIG_STOCK") == "1",
+                   columns=int(cols) if cols.isdigit() and int(cols) > 0 else tty_columns)
 
     def kernel(self):
         """The run's kernel.  RIG_BZIMAGE stands for the patched kernel of the
