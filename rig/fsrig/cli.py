@@ -24,7 +24,8 @@ headers_install`); RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the
 debug kernel (default 8); RIG_PROGRESS_INTERVAL=S at most one progress line
 per S seconds in a log (default 10); RIG_QEMU_NICE=N QEMU's nice level
 (default 5); RIG_NO_REFERENCE_CACHE=1 boots the stock side of the comparison
-pairs even when its record is kept.  See docs/rig.md.
+pairs even when its record is kept; COLUMNS=N the width make demo's table is
+fitted to (default: stdout's terminal).  See docs/rig.md.
 """
 
 import argparse
