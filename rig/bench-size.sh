@@ -9,19 +9,15 @@
 #   feature     everything else but the ext2 conversion: the budget (5 KiB)
 #   ext2 conv.  "ext2: convert to the new mount API", counted apart
 #
-# Builds the bench configuration at the stages in build/size-tree and
-# build/kobj-size (incrementally); the stock and whole-series kernels are
-# the ones `make bench-kernel` builds (build/kobj-stock-bench, build/kobj-bench).
+# Builds the bench configuration (kernel/configs/bench/, with its fragments'
+# compiler flags, as rig/kernel.sh does) at each stage, from the base to the
+# whole series, in build/size-tree and build/kobj-size, incrementally.
 # Also prints, for the feature, what of it is __init (freed after boot).
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 die() { echo "bench-size: error: $*" >&2; exit 1; }
-python3 rig/rig.py build >/dev/null
-RIG_KERNEL_FLAVOUR=bench rig/kernel.sh --flavour bench >/dev/null
-RIG_KERNEL_FLAVOUR=bench rig/kernel.sh --stock --flavour bench >/dev/null
-stock=build/kobj-stock-bench/vmlinux whole=build/kobj-bench/vmlinux
-[ -f $stock ] && [ -f $whole ] || die "bench kernels missing"
+[ -d build/linux-stock ] || rig/kernel.sh --stock --flavour bench >/dev/null
 mapfile -t patches < <(grep -l '^diff ' kernel/patches/*.patch | sort)
 nfix=0
 for p in "${patches[@]}"; do
@@ -36,9 +32,16 @@ done
 tree=build/size-tree obj=build/kobj-size
 rsync -rlc --delete build/linux-stock/ $tree/
 mkdir -p $obj
-cp build/kobj-bench/.config $obj/.config
-kc=$(sed 's/#.*//' kernel/configs/tcg.kcflags | tr '\n' ' ')
-mk=(make -s -C "$tree" O="$top/$obj" ARCH=x86_64 KCFLAGS="$kc")
+mapfile -t frags < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' kernel/configs/bench/fragments)
+frags+=(kernel/configs/bench/*.config)
+kc=""
+for f in "${frags[@]}"; do
+	[ -f "${f%.config}.kcflags" ] && kc="$kc $(sed 's/#.*//' "${f%.config}.kcflags" | tr '\n' ' ')"
+done
+mk=(make -s -C "$top/$tree" O="$top/$obj" ARCH=x86_64)
+[ -z "${kc// /}" ] || mk+=(KCFLAGS="$kc")
+"${mk[@]}" tinyconfig >/dev/null
+"$tree/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 applied=0
 build_at() {	# build_at N NAME: patches 1..N applied, vmlinux copied to $obj/vmlinux.NAME
 	while [ $applied -lt "$1" ]; do
@@ -49,10 +52,13 @@ build_at() {	# build_at N NAME: patches 1..N applied, vmlinux copied to $obj/vml
 	"${mk[@]}" -j"$(nproc)" vmlinux >&2
 	cp $obj/vmlinux $obj/vmlinux.$2
 }
+build_at 0 stock
 build_at $nfix fixes
 build_at $conv preconv
 build_at $((conv + 1)) conv
-bloat() { build/linux/scripts/bloat-o-meter "$1" "$2" | sed -n '1s/.*up\/down: [^ ]* [^ ]* (\(-\?[0-9]*\)).*/\1/p'; }
+build_at ${#patches[@]} whole
+stock=$obj/vmlinux.stock whole=$obj/vmlinux.whole
+bloat() { build/linux/scripts/bloat-o-meter "$1" "$2" | sed -n '1s/.*(\(-\?[0-9]*\))$/\1/p'; }
 all=$(bloat $stock $whole)
 fixes=$(bloat $stock $obj/vmlinux.fixes)
 ext2=$(bloat $obj/vmlinux.preconv $obj/vmlinux.conv)
