@@ -4,7 +4,7 @@
 # How much of a series applies to another base: each patch in order on a
 # scratch copy of the tree, with no fuzz (as rig/kernel.sh applies it); the
 # hunks that apply are kept, so later patches see what earlier ones did, and
-# the rejects are kept beside the files for reading.
+# the rejects of each patch are kept in SCRATCH.logs/PATCH/.
 #
 #   rig/port-dryrun.sh TREE SCRATCH [PATCH_DIR]     (PATCH_DIR: kernel/patches)
 #
@@ -14,7 +14,7 @@
 # ok: applied exactly (offset: of which at another line); fuzz2: of the failed
 # hunks, how many a dry run with patch's default fuzz (2) would apply;
 # failed: rejected; missing: hunks of files the tree does not have (or a file
-# to create that exists).  SCRATCH/PATCH.log keeps patch's own output.
+# to create that exists).  SCRATCH.logs/PATCH.log keeps patch's own output.
 set -euo pipefail
 [ $# -ge 2 ] || { echo "usage: $0 TREE SCRATCH [PATCH_DIR]" >&2; exit 2; }
 top=$(cd "$(dirname "$0")/.." && pwd)
@@ -36,6 +36,11 @@ for p in $(grep -l '^diff ' "$pdir"/*.patch | sort); do
 	out=$(cd "$scratch" && patch -p1 -N --batch -F0 --no-backup-if-mismatch < "$p" 2>&1 || true)
 	printf '%s\n' "$out" > "$logs/$name.log"
 	printf '%s\n' "$fz" > "$logs/$name.fuzz2.log"
+	# Each patch's rejects apart (patch overwrites FILE.rej).
+	(cd "$scratch" && find . -name '*.rej' -printf '%P\n') | while read -r r; do
+		mkdir -p "$logs/$name/$(dirname "$r")"
+		mv "$scratch/$r" "$logs/$name/$r"
+	done
 	failed=$(printf '%s\n' "$out" | grep -c '^Hunk #[0-9]* FAILED' || true)
 	fz_failed=$(printf '%s\n' "$fz" | grep -c '^Hunk #[0-9]* FAILED' || true)
 	offset=$(printf '%s\n' "$out" | grep -c '^Hunk #[0-9]* succeeded at .*offset' || true)
