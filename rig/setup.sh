@@ -14,6 +14,11 @@ missing=""
 for p in $pkgs; do
 	echo "$installed" | grep -qxF "$p" || missing="$missing $p"
 done
+# A base whose source only trixie-backports has (7.3, issue 25): the pinned
+# apt source, when asked for.  Off by default until the rig builds that base.
+if [ "${RIG_APT_BACKPORTS:-0}" = 1 ]; then
+	"$top"/rig/apt-backports.sh
+fi
 [ -z "$missing" ] && exit 0
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
