@@ -17,7 +17,7 @@ import dataclasses
 import os
 import threading
 
-from . import boots, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference
+from . import boots, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
 from .common import BUILD
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, Kernel
@@ -128,6 +128,11 @@ class Session:
         elif g.hostroot:
             imgs = {"root": images_mod.host_rootfs(built, g.hostroot), **imgs}
             rd, cmdline = None, f"root=/dev/vda rootfstype={g.hostroot} init=/init {cmdline}"
+        elif g.system:
+            # Debian's root, systemd as PID 1 (/sbin/init); tests/system/rig-run
+            # reports on the usual channels.
+            imgs = {"root": system.root_image(g.system), **imgs}
+            rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 {cmdline}"
 
         def verdict(r):
             return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)

@@ -1,0 +1,121 @@
+#!/bin/bash
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+# Group system (Debian 13, systemd as PID 1, util-linux 2.41): what an
+# administrator meets on a real system.
+#  - mount(8) of a deprecated filesystem under warn prints the kernel's
+#    fs-deprecated line on its stderr; journalctl -k shows it;
+#  - under fs.deprecated_policy=ro a read-write mount(8) ends read-only with
+#    util-linux's own message, the file is readable, not a sector written;
+#  - fsaudit's service and timer under systemd: the textfile is written
+#    atomically, node_exporter serves its fsaudit_* series on 127.0.0.1;
+#  - udev runs fsaudit's rules: FSAUDIT_* properties, UDISKS_AUTO=0.
+. /usr/lib/rig/ktap.sh
+ktap_plan 23
+export LC_ALL=C.UTF-8
+
+expect "boot reached multi-user.target" active "$(systemctl is-active multi-user.target)"
+expect "util-linux is 2.41 or later" yes "$(mount --version | awk '{ split($NF, v, "."); print (v[1] > 2 || (v[1] == 2 && v[2] + 0 >= 41)) ? "yes" : "no" }')"
+ktap_diag "$(mount --version)"
+
+# wsect DEV: sectors written to DEV so far (/sys/block/DEV/stat, field 7).
+wsect() { awk '{ print $7 }' "/sys/block/$(basename "$(readlink -f "$1")")/stat"; }
+
+# 1. warn: mount(8) says it at the terminal, the journal has it.
+expect "policy is warn at boot" warn "$(sysctl -n fs.deprecated_policy)"
+mkdir -p /mnt/a /mnt/b /mnt/c
+err=$(mount /dev/img/ext2 /mnt/a 2>&1 >/dev/null)
+rc=$?
+ktap_diag "mount /dev/img/ext2 /mnt/a: exit $rc, stderr:"
+ktap_diag "$err"
+expect "warn: mount(8) of ext2 succeeds" 0 $rc
+if grep -q '^mount: /mnt/a: fs-deprecated: ext2: ext2 (vdb):' <<<"$err"; then
+	ktap_ok "warn: mount(8) prints the fs-deprecated line on stderr"
+else
+	ktap_fail "warn: mount(8) prints the fs-deprecated line on stderr"
+fi
+expect "warn: mounted read-write" rw "$(findmnt -no OPTIONS /mnt/a | cut -d, -f1)"
+umount /mnt/a
+j=$(journalctl -k -b -g 'fs-deprecated: ext2: ext2 \(vdb\)' -o cat --no-pager 2>&1)
+ktap_diag "journalctl -k -g: $j"
+expect "warn: journalctl -k -g fs-deprecated shows the line once" 1 "$(grep -c 'fs-deprecated: ext2: ext2 (vdb):' <<<"$j")"
+
+# 2. ro: the read-write mount ends read-only, util-linux says why, nothing written.
+sysctl -q fs.deprecated_policy=ro
+expect "policy set to ro" ro "$(sysctl -n fs.deprecated_policy)"
+before=$(wsect /dev/img/ext2-files)
+err=$(mount -o rw /dev/img/ext2-files /mnt/b 2>&1 >/dev/null)
+rc=$?
+ktap_diag "mount -o rw /dev/img/ext2-files /mnt/b: exit $rc, stderr:"
+ktap_diag "$err"
+expect "ro: mount(8) -o rw of ext2 succeeds" 0 $rc
+if grep -q 'write-protected, mounted read-only' <<<"$err"; then
+	ktap_ok "ro: util-linux says it mounted read-only"
+else
+	ktap_fail "ro: util-linux says it mounted read-only"
+fi
+expect "ro: mounted read-only" ro "$(findmnt -no OPTIONS /mnt/b | cut -d, -f1)"
+expect "ro: the file is readable" "hello from ext2" "$(cat /mnt/b/hello.txt 2>&1)"
+touch /mnt/b/new 2>/dev/null
+expect "ro: a write fails (EROFS)" 1 $?
+umount /mnt/b
+expect "ro: not a sector written (mount, read, umount)" "$before" "$(wsect /dev/img/ext2-files)"
+before=$(wsect /dev/img/xfs-v4)
+err=$(mount /dev/img/xfs-v4 /mnt/c 2>&1 >/dev/null)
+ktap_diag "mount /dev/img/xfs-v4 /mnt/c: $err"
+expect "ro: XFS V4 mounted read-only" ro "$(findmnt -no OPTIONS /mnt/c | cut -d, -f1)"
+umount /mnt/c
+expect "ro: XFS V4: not a sector written" "$before" "$(wsect /dev/img/xfs-v4)"
+sysctl -q fs.deprecated_policy=warn
+
+# 4. fsaudit's service and timer, node_exporter.
+expect "fsaudit.timer is enabled and active" "enabled active" \
+	"$(systemctl is-enabled fsaudit.timer) $(systemctl is-active fsaudit.timer)"
+prom=/var/lib/prometheus/node-exporter/fsaudit.prom
+systemctl start fsaudit.service
+ino1=$(stat -c %i $prom 2>/dev/null)
+systemctl start fsaudit.service
+ino2=$(stat -c %i $prom 2>/dev/null)
+ktap_diag "$(systemctl status --no-pager -n 5 fsaudit.service 2>&1 | tail -n 8)"
+if [ -n "$ino1" ] && [ -n "$ino2" ] && [ "$ino1" != "$ino2" ] &&
+   ! ls -A /var/lib/prometheus/node-exporter | grep -q '^\.fsaudit'; then
+	ktap_ok "fsaudit.service replaces the textfile by rename (new inode, no temporary left)"
+else
+	ktap_fail "fsaudit.service replaces the textfile by rename (new inode, no temporary left)"
+	ktap_diag "inodes '$ino1' '$ino2'; $(ls -lA /var/lib/prometheus/node-exporter)"
+fi
+if grep -q '^fsaudit_' $prom 2>/dev/null; then
+	ktap_ok "the textfile has fsaudit_* series"
+else
+	ktap_fail "the textfile has fsaudit_* series"
+fi
+# node_exporter, scraped from the guest itself (bash's /dev/tcp, no curl).
+scrape() {
+	exec 3<>/dev/tcp/127.0.0.1/9100 || return 1
+	printf 'GET /metrics HTTP/1.0\r\nHost: 127.0.0.1\r\n\r\n' >&3
+	cat <&3
+	exec 3<&-
+}
+metrics=
+for i in $(seq 60); do
+	metrics=$(scrape 2>/dev/null) && [ -n "$metrics" ] && break
+	sleep 1
+done
+n=$(grep -c '^fsaudit_' <<<"$metrics")
+ktap_diag "node_exporter: $(systemctl is-active prometheus-node-exporter), $n fsaudit_ samples"
+if [ "$n" -gt 0 ]; then
+	ktap_ok "node_exporter serves fsaudit_* on 127.0.0.1:9100"
+else
+	ktap_fail "node_exporter serves fsaudit_* on 127.0.0.1:9100"
+	ktap_diag "$(head -c 600 <<<"$metrics")"
+fi
+
+# 5. udev: fsaudit's rules on the disks present at boot.
+props=$(udevadm info --query=property /dev/img/xfs-v4)
+ktap_diag "$(grep -E '^(ID_FS_|FSAUDIT_|UDISKS_)' <<<"$props")"
+expect "udev: xfs-v4 FSAUDIT_VERDICT" FSAUDIT_VERDICT=deprecated "$(grep '^FSAUDIT_VERDICT=' <<<"$props")"
+expect "udev: xfs-v4 UDISKS_AUTO=0" UDISKS_AUTO=0 "$(grep '^UDISKS_AUTO=' <<<"$props")"
+props=$(udevadm info --query=property /dev/img/ext4-256)
+expect "udev: ext4-256 (control) FSAUDIT_VERDICT=ok, no UDISKS_AUTO" "FSAUDIT_VERDICT=ok " \
+	"$(grep '^FSAUDIT_VERDICT=' <<<"$props") $(grep '^UDISKS_AUTO=' <<<"$props")"
+ktap_done
