@@ -119,7 +119,7 @@ HOOKS = [
     'echo 0f5de9ec0000000000000000000000024 | cut -c1-32 > "$1"/etc/machine-id',
     'echo rig > "$1"/etc/hostname',
     'for u in apt-daily.timer apt-daily-upgrade.timer e2scrub_all.timer e2scrub_reap.service fstrim.timer '
-    'dpkg-db-backup.timer systemd-timesyncd.service; do ln -sf /dev/null "$1"/etc/systemd/system/$u; done',
+    'dpkg-db-backup.timer xfs_scrub_all.timer systemd-timesyncd.service; do ln -sf /dev/null "$1"/etc/systemd/system/$u; done',
 ]
 
 
