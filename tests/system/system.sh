@@ -35,7 +35,7 @@ ktap_diag "stderr: $err"
 expect "warn: mount(8) of ext2 succeeds" 0 $rc
 expect "warn: mount(8) prints the kernel's line at the terminal (stdout)" \
 	"mount warning:|      * fs-deprecated: ext2: ext2 (vdb): ext2 driver deprecated since" \
-	"$(head -n 2 <<<"$out" | cut -c1-67 | paste -sd'|')"
+	"$(head -n 2 <<<"$out" | cut -c1-75 | paste -sd'|')"
 expect "warn: mounted read-write" rw "$(findmnt -no OPTIONS /mnt/a | cut -d, -f1)"
 umount /mnt/a
 j=$(journalctl -k -b -g 'fs-deprecated: ext2: ext2 \(vdb\)' -o cat --no-pager 2>&1)
