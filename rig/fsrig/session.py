@@ -132,7 +132,7 @@ class Session:
             # Debian's root, systemd as PID 1 (/sbin/init); tests/system/rig-run
             # reports on the usual channels.
             imgs = {"root": system.root_image(g.system), **imgs}
-            rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 {cmdline}"
+            rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 init={system.INIT} {cmdline}"
 
         def verdict(r):
             return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)

@@ -21,7 +21,8 @@ Three cached steps, each redone only when its key changes:
 
 A group with `system = SUITE` boots that image as /dev/vda (snapshot mode:
 the guest's writes are thrown away), `root=/dev/vda rw`, no initramfs, on
-its flavour's kernel (`flavour = system`: what systemd needs).  In the
+its flavour's kernel (`flavour = system`: what systemd needs), with
+init=/usr/lib/rig/rig-init (the group's /etc overlay, then systemd).  In the
 guest, rig-run.service (tests/system/rig-run) waits for the boot to finish,
 runs tests/system/GROUP.sh with its KTAP on the results channel (ttyS1),
 sends `rig-exit N` on the status channel (ttyS2) and reboots (QEMU exits):
@@ -38,6 +39,8 @@ from .common import BUILD, TOP, die, read, sha, write_if_changed
 from .report import log
 
 SYSTEM_DIR = os.path.join(BUILD, "system")
+# PID 1 of a system boot: copies the group's overlay, then execs systemd.
+INIT = "/usr/lib/rig/rig-init"
 GUEST_DIR = os.path.join(TOP, "tests", "system")
 MIRROR = "http://deb.debian.org/debian"
 # Suites the rig can make: name -> (the release, its keyring on the host).
@@ -170,7 +173,7 @@ def image_key(tree, files_key):
 
 def install_guest_files(tree):
     """The rig's guest files into TREE: /usr/lib/rig/ (runner, scripts, group
-    overlays, ktap.sh), rig-run.service enabled, the fstab generator wrapper."""
+    overlays, ktap.sh, rig-init), rig-run.service enabled."""
     rig = os.path.join(tree, "usr", "lib", "rig")
     shutil.rmtree(rig, ignore_errors=True)
     for p in guest_files():
@@ -188,9 +191,7 @@ def install_guest_files(tree):
         link = os.path.join(wants, "rig-run.service")
         if not os.path.lexists(link):
             os.symlink("/etc/systemd/system/rig-run.service", link)
-    gen = os.path.join(tree, "etc", "systemd", "system-generators")
-    os.makedirs(gen, exist_ok=True)
-    shutil.copy2(os.path.join(rig, "rig-overlay-generator"), os.path.join(gen, "systemd-fstab-generator"))
+    shutil.rmtree(os.path.join(tree, "etc", "systemd", "system-generators"), ignore_errors=True)
 
 
 def root_image(suite):

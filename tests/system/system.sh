@@ -33,9 +33,12 @@ ktap_diag "mount /dev/img/ext2 /mnt/a: exit $rc, stdout:"
 ktap_diag "$out"
 ktap_diag "stderr: $err"
 expect "warn: mount(8) of ext2 succeeds" 0 $rc
-expect "warn: mount(8) prints the kernel's line at the terminal (stdout)" \
-	"mount warning:|      * fs-deprecated: ext2: ext2 (vdb): ext2 driver deprecated since" \
-	"$(head -n 2 <<<"$out" | cut -c1-75 | paste -sd'|')"
+if [ "$(head -n 1 <<<"$out")" = "mount warning:" ] &&
+   sed -n 2p <<<"$out" | grep -q '^      \* fs-deprecated: ext2: ext2 (vdb): ext2 driver deprecated since '; then
+	ktap_ok "warn: mount(8) prints the kernel's line at the terminal (stdout)"
+else
+	ktap_fail "warn: mount(8) prints the kernel's line at the terminal (stdout)"
+fi
 expect "warn: mounted read-write" rw "$(findmnt -no OPTIONS /mnt/a | cut -d, -f1)"
 umount /mnt/a
 j=$(journalctl -k -b -g 'fs-deprecated: ext2: ext2 \(vdb\)' -o cat --no-pager 2>&1)
