@@ -17,8 +17,8 @@ import dataclasses
 import os
 import threading
 
-from . import boots, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
-from .common import BUILD
+from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
+from .common import BUILD, RigError
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, Kernel
 from .report import Step, log
@@ -131,7 +131,13 @@ class Session:
         elif g.system:
             # Debian's root, systemd as PID 1 (/sbin/init); tests/system/rig-run
             # reports on the usual channels.
-            imgs = {"root": system.root_image(g.system), **imgs}
+            try:
+                imgs = {"root": system.root_image(g.system), **imgs}
+            except RigError as e:
+                # mmdebstrap needs Debian's mirror: without it, this group
+                # fails (named), the others run.
+                log(f"error: {e}")
+                return [ktap.Result(f"{n}: system image {g.system}", ktap.FAIL, str(e).splitlines()[-16:])], {}
             rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 init={system.INIT} {cmdline}"
 
         def verdict(r):
