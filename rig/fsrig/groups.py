@@ -32,6 +32,8 @@ HOSTROOT_TYPES = ("cramfs",)
 # Debian roots with systemd as PID 1 (rig/fsrig/system.py): `system = SUITE`
 # boots the group from one, its script is tests/system/NAME.sh.
 SYSTEM_SUITES = ("trixie",)
+# `system_root = FORMAT`: the format of that root (system.ROOT_FORMATS).
+SYSTEM_ROOTS = ("ext4", "ext4-128")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -51,6 +53,7 @@ class Group:
     rootfs: str = ""
     hostroot: str = ""
     system: str = ""
+    system_root: str = "ext4"
     expect_panic: str = ""
     flavour: str = ""
     extras: bool = False
@@ -84,6 +87,7 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             rootfs=s.get("rootfs", ""),
             hostroot=s.get("hostroot", ""),
             system=s.get("system", ""),
+            system_root=s.get("system_root", "ext4"),
             expect_panic=s.get("expect_panic", ""),
             flavour=s.get("flavour", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),
@@ -102,6 +106,8 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
         if g["system"] and (g["system"] not in SYSTEM_SUITES or g["rootfs"] or g["hostroot"]):
             die(f"tests/groups.conf [{name}]: system must be one of {', '.join(SYSTEM_SUITES)}, "
                 "without rootfs or hostroot")
+        if g["system_root"] not in SYSTEM_ROOTS:
+            die(f"tests/groups.conf [{name}]: system_root must be one of {', '.join(SYSTEM_ROOTS)}")
         if g["kind"] not in KINDS:
             die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
         if g["flavour"] and not flavour_exists(g["flavour"]):

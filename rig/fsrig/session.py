@@ -132,7 +132,7 @@ class Session:
             # Debian's root, systemd as PID 1 (/sbin/init); tests/system/rig-run
             # reports on the usual channels.
             try:
-                imgs = {"root": system.root_image(g.system), **imgs}
+                imgs = {"root": system.root_image(g.system, g.system_root), **imgs}
             except RigError as e:
                 # mmdebstrap needs Debian's mirror: without it, this group
                 # fails (named), the others run.

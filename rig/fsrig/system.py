@@ -46,6 +46,9 @@ MIRROR = "http://deb.debian.org/debian"
 # Suites the rig can make: name -> (the release, its keyring on the host).
 # debian-archive-keyring of Debian 12 carries trixie's keys.
 SUITES = {"trixie": ("trixie", "/usr/share/keyrings/debian-archive-trixie-stable.gpg")}
+# The root filesystem's format (group key `system_root`): mkfs.ext4 options.
+# ext4-128: 128-byte inodes, the deprecated item ext4-small-inodes (2038).
+ROOT_FORMATS = {"ext4": ["-I", "256"], "ext4-128": ["-I", "128"]}
 _lock = threading.Lock()
 
 
@@ -194,12 +197,15 @@ def install_guest_files(tree):
     shutil.rmtree(os.path.join(tree, "etc", "systemd", "system-generators"), ignore_errors=True)
 
 
-def root_image(suite):
-    """build/system/SUITE.img: the root image of group key `system = SUITE` (cached)."""
+def root_image(suite, fmt="ext4"):
+    """build/system/SUITE[-FORMAT].img: the root image of group keys
+    `system = SUITE`, `system_root = FORMAT` (cached)."""
+    if fmt not in ROOT_FORMATS:
+        die(f"unknown system root format {fmt!r}; formats: {', '.join(ROOT_FORMATS)}")
     with _lock:
         tree, tkey = root_tree(suite)
-        key = image_key(tkey, content_key(guest_files()))
-        out = os.path.join(SYSTEM_DIR, f"{suite}.img")
+        key = image_key(tkey, content_key(guest_files())) + " " + " ".join(ROOT_FORMATS[fmt])
+        out = os.path.join(SYSTEM_DIR, f"{suite}.img" if fmt == "ext4" else f"{suite}-{fmt}.img")
         if read(out + ".stamp") == key and os.path.exists(out):
             return out
         t0 = time.monotonic()
@@ -210,13 +216,13 @@ def root_image(suite):
         if os.path.exists(tmp):
             os.unlink(tmp)
         # Room for the journal, the tests' files and a second boot's writes
-        # (thrown away: snapshot mode); 256-byte inodes (no 2038 limit).
+        # (thrown away: snapshot mode); the inode size of FMT.
         subprocess.run(["truncate", "-s", f"{used * 3 // 2 + 256}M", tmp], check=True)
-        r = subprocess.run(["mkfs.ext4", "-q", "-F", "-I", "256", "-L", "rig-root", "-d", tree, tmp],
+        r = subprocess.run(["mkfs.ext4", "-q", "-F", *ROOT_FORMATS[fmt], "-L", "rig-root", "-d", tree, tmp],
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
         if r.returncode:
             die(f"system {suite}: mkfs.ext4 -d failed:\n{r.stdout}")
         os.replace(tmp, out)
         write_if_changed(out + ".stamp", key)
-        log(f"system: {suite} image made in {time.monotonic() - t0:.1f} s ({used} MB of files)")
+        log(f"system: {os.path.basename(out)} made in {time.monotonic() - t0:.1f} s ({used} MB of files)")
         return out

@@ -119,6 +119,9 @@ class GroupsConf(unittest.TestCase):
             parse("[s]\nsystem = sid\n")
         with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie, without rootfs or hostroot"):
             parse("[s]\nsystem = trixie\nhostroot = cramfs\n")
+        self.assertEqual(parse("[s]\nsystem = trixie\nsystem_root = ext4-128\n")["s"].system_root, "ext4-128")
+        with self.assertRaisesRegex(RigError, r"\[s\]: system_root must be one of ext4, ext4-128"):
+            parse("[s]\nsystem = trixie\nsystem_root = xfs\n")
 
     def test_unknown_kind_is_an_error(self):
         with self.assertRaisesRegex(RigError, r"\[k\]: kind must be"):
@@ -191,6 +194,11 @@ class TheProjectsGroups(unittest.TestCase):
         for g in self.allg.values():
             if g.system:
                 self.assertEqual(g.flavour, "system", f"[{g.name}]")
+
+    def test_system_roots_are_the_formats_the_rig_makes(self):
+        from fsrig import system
+        self.assertEqual(set(groups.SYSTEM_SUITES), set(system.SUITES))
+        self.assertEqual(set(groups.SYSTEM_ROOTS), set(system.ROOT_FORMATS))
 
     def test_every_comparison_pair_is_defined(self):
         from fsrig import compare
