@@ -176,7 +176,7 @@ def image_key(tree, files_key):
 
 def install_guest_files(tree):
     """The rig's guest files into TREE: /usr/lib/rig/ (runner, scripts, group
-    overlays, ktap.sh, rig-init), rig-run.service enabled."""
+    overlays, ktap.sh, rig-init), /etc/fstab, rig-run.service enabled."""
     rig = os.path.join(tree, "usr", "lib", "rig")
     shutil.rmtree(rig, ignore_errors=True)
     for p in guest_files():
@@ -184,6 +184,7 @@ def install_guest_files(tree):
         dst = os.path.join(rig, rel)
         os.makedirs(os.path.dirname(dst), exist_ok=True)
         shutil.copy2(os.path.join(TOP, p), dst)
+    shutil.copy2(os.path.join(rig, "fstab"), os.path.join(tree, "etc", "fstab"))
     etc = os.path.join(tree, "etc", "systemd", "system")
     shutil.copy2(os.path.join(rig, "rig-run.service"), os.path.join(etc, "rig-run.service"))
     # Started by a boot that reaches multi-user.target and by one that ends
