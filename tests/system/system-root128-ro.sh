@@ -23,8 +23,8 @@ expect "its status says the remount of / failed" yes \
 	"$(grep -q 'mount: /: .*\(write-protected\|permission denied\|fs-deprecated\)' <<<"$st" && echo yes)"
 k=$(journalctl -k -b -o cat --no-pager | grep '^fs-deprecated: ext4-small-inodes: ext4 (vda):')
 ktap_diag "$k"
-expect "the kernel log: the root's read-write mount refused, then its warning, once each" \
-	"read-write mount refused by policy ro|inodes smaller than 256 bytes deprecated" \
+expect "the kernel log: the root's read-write mount refused, its warning, systemd-remount-fs's remount refused" \
+	"read-write mount refused by policy ro|inodes smaller than 256 bytes deprecated|change to read-write refused by policy ro" \
 	"$(sed 's/^fs-deprecated: ext4-small-inodes: ext4 (vda): //; s/ since.*//; s/;.*//' <<<"$k" | paste -sd'|')"
 expect "not a sector written to the root device" 0 "$(awk '{ print $7 }' /sys/block/vda/stat)"
 ktap_diag "systemctl --failed: $(systemctl list-units --failed --plain --no-legend | awk '{ print $1 }' | paste -sd' ')"
