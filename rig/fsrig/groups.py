@@ -54,6 +54,7 @@ class Group:
     hostroot: str = ""
     system: str = ""
     system_root: str = "ext4"
+    hotplug: tuple = ()
     expect_panic: str = ""
     flavour: str = ""
     extras: bool = False
@@ -88,6 +89,7 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             hostroot=s.get("hostroot", ""),
             system=s.get("system", ""),
             system_root=s.get("system_root", "ext4"),
+            hotplug=tuple(s.get("hotplug", "").split()),
             expect_panic=s.get("expect_panic", ""),
             flavour=s.get("flavour", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),

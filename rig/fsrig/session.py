@@ -147,7 +147,8 @@ class Session:
                                          g.timeout, g.smp, use_cache=self.settings.reference_cache)
         else:
             r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp,
-                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps)
+                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps,
+                          hotplug={i: images[i] for i in g.hotplug})
         if not r.get("cached"):
             log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         return verdict(r), r
@@ -157,7 +158,7 @@ class Session:
         BUILT, or KERNELS[flavour] ({flavour: Built}) for a group with
         `flavour =`; returns (results in NAMES' order, accelerator)."""
         allg = self.groups
-        images = images_mod.build(sorted({i for n in names for i in allg[n].images}))
+        images = images_mod.build(sorted({i for n in names for i in allg[n].images + allg[n].hotplug}))
         accel = self.accelerator(built)
 
         def one(n):
