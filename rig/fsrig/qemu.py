@@ -80,9 +80,9 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
     if hotplug:
         # Disks added while the guest runs (hotplug_disk()), as a USB stick
         # appears: scsi-hd devices on this virtio-scsi controller (no PCI
-        # hotplug, which would need ACPI), added through QEMU's monitor.
+        # hotplug, which would need ACPI), added through QMP.
         cmd += ["-device", "virtio-scsi-pci,id=scsi0" + (",ioeventfd=off" if accel == "tcg" else ""),
-                "-monitor", f"unix:{run_dir}/monitor.sock,server=on,wait=off"]
+                "-qmp", f"unix:{run_dir}/qmp.sock,server=on,wait=off"]
     return cmd
 
 
@@ -90,20 +90,30 @@ def hotplug_disk(run_dir, n, name, path):
     """Add disk NAME (image PATH, snapshot mode) to the running guest of
     RUN_DIR as scsi-hd number N on virtio-scsi controller scsi0, serial NAME
     (the guest finds it as /dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_NAME).
-    The monitor's answers are appended to RUN_DIR/monitor.log."""
+    QMP's answers are appended to RUN_DIR/monitor.log."""
+    import json
     import socket
     out = []
     with socket.socket(socket.AF_UNIX) as s:
         s.settimeout(10)
-        s.connect(os.path.join(run_dir, "monitor.sock"))
-        for line in (f"drive_add 0 file={path},format=raw,if=none,id=hp{n},snapshot=on,cache=unsafe",
-                     f"device_add scsi-hd,bus=scsi0.0,drive=hp{n},id=hpdev{n},serial={name}"):
-            s.sendall(line.encode() + b"\n")
-            time.sleep(0.5)
-            try:
-                out.append(s.recv(65536).decode(errors="replace"))
-            except socket.timeout:
-                out.append("(no answer)")
+        s.connect(os.path.join(run_dir, "qmp.sock"))
+        f = s.makefile("rw")
+        out.append(f.readline())    # the greeting
+        # drive_add exists in the human monitor only: through QMP's
+        # human-monitor-command, so that every answer is one JSON line.
+        for cmd in ({"execute": "qmp_capabilities"},
+                    {"execute": "human-monitor-command", "arguments": {"command-line":
+                     f"drive_add 0 file={path},format=raw,if=none,id=hp{n},snapshot=on,cache=unsafe"}},
+                    {"execute": "device_add", "arguments": {"driver": "scsi-hd", "bus": "scsi0.0",
+                                                            "drive": f"hp{n}", "id": f"hpdev{n}",
+                                                            "serial": name}}):
+            f.write(json.dumps(cmd) + "\n")
+            f.flush()
+            while True:     # events may come first; the answer has return or error
+                line = f.readline()
+                out.append(json.dumps(cmd) + " -> " + line if '"return"' in line or '"error"' in line else line)
+                if not line or '"return"' in line or '"error"' in line:
+                    break
     with open(os.path.join(run_dir, "monitor.log"), "a") as f:
         f.write("".join(out) + "\n")
 
@@ -163,8 +173,8 @@ def run(cmd, run_dir, timeout, nice="5", hotplug=None):
     timed_out = False
     first = None        # seconds from QEMU start to the first byte of results
     results = os.path.join(run_dir, "results.ktap")
-    status = os.path.join(run_dir, "status")
-    plugged = []
+    status_file = os.path.join(run_dir, "status")
+    plugged, last_poll = [], 0.0
     while True:
         # wait4: QEMU's CPU time too (what a boot costs, whatever the load).
         pid, status, ru = os.wait4(p.pid, 0 if timed_out else os.WNOHANG)
@@ -174,8 +184,14 @@ def run(cmd, run_dir, timeout, nice="5", hotplug=None):
         now = time.monotonic()
         if first is None and os.path.exists(results) and os.path.getsize(results) > 0:
             first = now - t0
-        if hotplug:
-            for name in re.findall(r"^rig-hotplug (\S+)\r?$", read(status, ""), re.M):
+        if hotplug and now - last_poll > 0.25:
+            last_poll = now
+            try:
+                with open(status_file, "rb") as f:
+                    text = f.read().decode(errors="replace")
+            except OSError:
+                text = ""
+            for name in re.findall(r"^rig-hotplug (\S+)\r?$", text, re.M):
                 if name not in plugged and name in hotplug:
                     plugged.append(name)
                     try:
