@@ -44,7 +44,7 @@ expect "udisksctl mount under deny fails" "1 " "$([ $rc -ne 0 ] && echo 1) $(fin
 # alone (EPERM); the reason is in the kernel log, with the device's name.
 expect "udisksctl's error is EPERM (udisks2 does not relay the kernel's reason)" "EPERM only" \
 	"$(grep -q 'Operation not permitted' <<<"$out" && ! grep -q 'fs-deprecated' <<<"$out" && echo EPERM only)"
-k=$(journalctl -k -b -o cat --no-pager | grep "^fs-deprecated: reiserfs: reiserfs ($(basename "$dev")): .*refused")
+k=$(journalctl -k -b -o cat --no-pager | grep "^fs-deprecated: reiserfs: reiserfs (\\(/dev/\\)\\?$(basename "$dev")): .*refused")
 ktap_diag "$k"
 expect "the kernel log names the reason for the hot-added disk" 1 "$(grep -c . <<<"$k")"
 ktap_done
