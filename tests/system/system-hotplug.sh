@@ -41,7 +41,8 @@ rc=$?
 ktap_diag "udisksctl mount -b $dev under deny: exit $rc: $out"
 expect "udisksctl mount under deny fails" "1 " "$([ $rc -ne 0 ] && echo 1) $(findmnt -rno TARGET -S "$dev")"
 # udisks2 mounts with mount(2) through libblockdev: its error is the errno
-# alone (EPERM); the reason is in the kernel log, with the device's name.
+# alone (EPERM); the reason is in the kernel log, with the device (a denied
+# type is refused before any superblock exists: named by its source, /dev/sda).
 expect "udisksctl's error is EPERM (udisks2 does not relay the kernel's reason)" "EPERM only" \
 	"$(grep -q 'Operation not permitted' <<<"$out" && ! grep -q 'fs-deprecated' <<<"$out" && echo EPERM only)"
 k=$(journalctl -k -b -o cat --no-pager | grep "^fs-deprecated: reiserfs: reiserfs (\\(/dev/\\)\\?$(basename "$dev")): .*refused")
