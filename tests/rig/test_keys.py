@@ -254,5 +254,22 @@ class SystemKeys(unittest.TestCase):
             self.assertNotEqual(system.content_key(["a.sh"]), k)
 
 
+class HotplugCommandLine(unittest.TestCase):
+    """A group with `hotplug =` gets a virtio-scsi controller and a QMP socket;
+    the others' command lines (and so their reference keys) are unchanged."""
+
+    def cmd(self, hotplug):
+        with mock.patch.object(qemu, "host_tsc_khz", return_value=None), \
+                mock.patch.object(qemu, "drive_aio", return_value=""):
+            return qemu.qemu_cmd("tcg", "vmlinux", None, "/run/g", "g", {"root": "/r.img"}, hotplug=hotplug)
+
+    def test_controller_and_qmp_only_when_asked(self):
+        without, with_ = self.cmd(False), self.cmd(True)
+        self.assertNotIn("-qmp", without)
+        self.assertEqual(with_[:len(without)], without)
+        self.assertIn("virtio-scsi-pci,id=scsi0,ioeventfd=off", with_)
+        self.assertEqual(with_[with_.index("-qmp") + 1], "unix:/run/g/qmp.sock,server=on,wait=off")
+
+
 if __name__ == "__main__":
     unittest.main()

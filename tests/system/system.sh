@@ -9,9 +9,13 @@
 #    util-linux's own message, the file is readable, not a sector written;
 #  - fsaudit's service and timer under systemd: the textfile is written
 #    atomically, node_exporter serves its fsaudit_* series on 127.0.0.1;
-#  - udev runs fsaudit's rules: FSAUDIT_* properties, UDISKS_AUTO=0.
+#  - udev runs fsaudit's rules: FSAUDIT_* properties, UDISKS_AUTO=0, also
+#    for a disk hot-added while the system runs; udisks2 does not automount
+#    it, and under deny `udisksctl mount` fails;
+#  - the root filesystem itself is ext4 with 128-byte inodes, under warn.
+# (Several scenarios per boot: a systemd boot costs 10-12 s of TCG.)
 . /usr/lib/rig/ktap.sh
-ktap_plan 24
+ktap_plan 34
 export LC_ALL=C.UTF-8
 
 expect "boot reached multi-user.target" active "$(systemctl is-active multi-user.target)"
@@ -117,19 +121,64 @@ fi
 
 # 5. udev: fsaudit's rules on the disks present at boot.  Debian's own
 # rules (64-ext4.rules, 64-xfs.rules) already set UDISKS_AUTO=0 for every ext
-# and XFS filesystem; for reiserfs only fsaudit's do.
+# and XFS filesystem; for reiserfs only fsaudit's do (5b below).
 props=$(udevadm info --query=property /dev/img/xfs-v4)
 ktap_diag "$(grep -E '^(ID_FS_TYPE|FSAUDIT_|UDISKS_)' <<<"$props")"
 expect "udev: xfs-v4 FSAUDIT_VERDICT" FSAUDIT_VERDICT=deprecated "$(grep '^FSAUDIT_VERDICT=' <<<"$props")"
-props=$(udevadm info --query=property /dev/img/reiserfs36)
-ktap_diag "$(grep -E '^(ID_FS_TYPE|FSAUDIT_|UDISKS_)' <<<"$props")"
-expect "udev: reiserfs36 FSAUDIT_VERDICT, UDISKS_AUTO=0 (fsaudit's rules alone)" \
-	"FSAUDIT_VERDICT=removed-from-mainline UDISKS_AUTO=0" \
-	"$(grep '^FSAUDIT_VERDICT=' <<<"$props") $(grep '^UDISKS_AUTO=' <<<"$props")"
 props=$(udevadm info --query=property /dev/img/ext4-256)
 expect "udev: ext4-256 (control) FSAUDIT_VERDICT=ok, FSAUDIT_AT_RISK=0" "FSAUDIT_VERDICT=ok FSAUDIT_AT_RISK=0" \
 	"$(grep '^FSAUDIT_VERDICT=' <<<"$props") $(grep '^FSAUDIT_AT_RISK=' <<<"$props")"
-# udisks2 turns UDISKS_AUTO=0 into HintAuto=false, which desktops' automounters obey.
-expect "udisks2: reiserfs36 HintAuto false" "HintAuto: false" \
-	"$(udisksctl info -b "$(readlink -f /dev/img/reiserfs36)" 2>&1 | grep -o 'HintAuto: *[a-z]*' | tr -s ' ')"
+# 6. The root itself is ext4 with 128-byte inodes (system_root = ext4-128,
+# the deprecated item ext4-small-inodes) under warn: read-write, one line.
+expect "the root has 128-byte inodes" 128 "$(tune2fs -l /dev/vda | awk -F': *' '/^Inode size/ { print $2 }')"
+expect "root mounted read-write" rw "$(findmnt -no OPTIONS / | cut -d, -f1)"
+expect "systemd-remount-fs.service did not fail" no "$(systemctl is-failed -q systemd-remount-fs.service && echo yes || echo no)"
+j=$(journalctl -k -b -o cat --no-pager | grep '^fs-deprecated: ext4-small-inodes: ext4 (vda):')
+ktap_diag "$j"
+expect "journalctl -k: the root's fs-deprecated line, once" 1 "$(grep -c . <<<"$j")"
+
+# 5b. A reiserfs disk (removed from mainline after 6.12) appears in the
+# running system, as a USB stick would: the script asks the rig for it
+# ("rig-hotplug NAME" on the status channel), the rig adds it through QMP as
+# a scsi-hd.  udev gives it fsaudit's properties and UDISKS_AUTO=0 (Debian's
+# own rules leave reiserfs to automount), udisks2 turns that into
+# HintAuto=false, and under deny `udisksctl mount` fails with EPERM (the
+# reason is in the kernel log only).
+link=/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_reiserfs36
+echo "rig-hotplug reiserfs36" >/dev/ttyS2
+for i in $(seq 120); do
+	[ -e $link ] && break
+	sleep 0.5
+done
+udevadm settle -t 30
+dev=$(readlink -f $link)
+ktap_diag "hot-added disk: $link -> $dev"
+expect "the hot-added disk appeared (udev's by-id link)" yes "$([ -b "$dev" ] && echo yes)"
+props=$(udevadm info --query=property "$dev")
+ktap_diag "$(grep -E '^(ID_FS_TYPE|ID_BUS|FSAUDIT_|UDISKS_)' <<<"$props")"
+expect "udev: ID_FS_TYPE reiserfs" ID_FS_TYPE=reiserfs "$(grep '^ID_FS_TYPE=' <<<"$props")"
+expect "udev: fsaudit's FSAUDIT_VERDICT and UDISKS_AUTO=0" \
+	"FSAUDIT_VERDICT=removed-from-mainline UDISKS_AUTO=0" \
+	"$(grep '^FSAUDIT_VERDICT=' <<<"$props") $(grep '^UDISKS_AUTO=' <<<"$props")"
+hint=
+for i in $(seq 40); do
+	hint=$(udisksctl info -b "$dev" 2>&1 | grep -o 'HintAuto: *[a-z]*' | tr -s ' ')
+	[ -n "$hint" ] && break
+	sleep 0.5
+done
+expect "udisks2: HintAuto false (desktops do not automount it)" "HintAuto: false" "$hint"
+expect "udisks2 mounted nothing by itself" "" "$(findmnt -rno TARGET -S "$dev")"
+sysctl -q fs.deprecated_policy=deny	# (last: the policy stays)
+out=$(udisksctl mount -b "$dev" 2>&1)
+rc=$?
+ktap_diag "udisksctl mount -b $dev under deny: exit $rc: $out"
+expect "udisksctl mount under deny fails" "1 " "$([ $rc -ne 0 ] && echo 1) $(findmnt -rno TARGET -S "$dev")"
+# udisks2 mounts with mount(2) through libblockdev: its error is the errno
+# alone (EPERM); the reason is in the kernel log, with the device (a denied
+# type is refused before any superblock exists: named by its source, /dev/sda).
+expect "udisksctl's error is EPERM (udisks2 does not relay the kernel's reason)" "EPERM only" \
+	"$(grep -q 'Operation not permitted' <<<"$out" && ! grep -q 'fs-deprecated' <<<"$out" && echo EPERM only)"
+k=$(journalctl -k -b -o cat --no-pager | grep "^fs-deprecated: reiserfs: reiserfs (\\(/dev/\\)\\?$(basename "$dev")): .*refused")
+ktap_diag "$k"
+expect "the kernel log names the reason for the hot-added disk" 1 "$(grep -c . <<<"$k")"
 ktap_done
