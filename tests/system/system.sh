@@ -21,6 +21,8 @@ export LC_ALL=C.UTF-8
 expect "boot reached multi-user.target" active "$(systemctl is-active multi-user.target)"
 expect "util-linux is 2.41 or later" yes "$(mount --version | awk '{ split($NF, v, "."); print (v[1] > 2 || (v[1] == 2 && v[2] + 0 >= 41)) ? "yes" : "no" }')"
 ktap_diag "$(mount --version)"
+ktap_diag "$(systemd-analyze time 2>&1 | head -n 1)"
+ktap_diag "$(systemd-analyze blame --no-pager 2>&1 | head -n 15)"
 
 # wsect DEV: sectors written to DEV so far (/sys/block/DEV/stat, field 7).
 wsect() { awk '{ print $7 }' "/sys/block/$(basename "$(readlink -f "$1")")/stat"; }
