@@ -2,7 +2,7 @@
 // SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 /*
  * fsaudit - udev properties for one device (--udev DEVNAME), imported by
- * 60-fsaudit.rules: the verdict, the deprecation items, the time limit,
+ * 61-fsaudit.rules: the verdict, the deprecation items, the time limit,
  * and UDISKS_AUTO=0 for deprecated and 2038-limited filesystems, so that
  * udisks2 does not mount them automatically (a desktop then shows them,
  * but mounts them only when asked).

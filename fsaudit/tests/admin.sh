@@ -474,8 +474,8 @@ fi
 	"$bin" --sysroot "$empty" --udev no-such.img 2>/dev/null; echo "rc=$?"
 } >"$tmp/out" 2>&1
 compare "--udev: properties, UDISKS_AUTO=0 for deprecated and 2038-limited filesystems" "$exp/udev.txt" "$tmp/out"
-grep -q 'IMPORT{program}="@BINDIR@/fsaudit --udev $devnode"' "$here/dist/60-fsaudit.rules.in"
-check "udev rules: import fsaudit --udev for block devices with a filesystem" $? "$here/dist/60-fsaudit.rules.in"
+grep -q 'IMPORT{program}="@BINDIR@/fsaudit --udev $devnode"' "$here/dist/61-fsaudit.rules.in"
+check "udev rules: import fsaudit --udev for block devices with a filesystem" $? "$here/dist/61-fsaudit.rules.in"
 
 # ---------------------------------------------------------------- conventions (issue 22)
 {

@@ -67,7 +67,7 @@ deb_key() {
 # The installed paths every test checks, relative to PREFIX
 rel_files="bin/fsaudit share/man/man8/fsaudit.8 share/bash-completion/completions/fsaudit
 libexec/fsaudit/fsaudit-textfile lib/systemd/system/fsaudit.service lib/systemd/system/fsaudit.timer
-lib/udev/rules.d/60-fsaudit.rules"
+lib/udev/rules.d/61-fsaudit.rules"
 
 # ---------------------------------------------------------------- make install
 # The Makefile's defaults are what is checked: the installation variables
@@ -87,10 +87,10 @@ done
 check "make install DESTDIR=: binary, man page, completion, helper, units under /usr/local" $? "$tmp/install.log"
 
 grep -q '^ExecStart=/usr/local/libexec/fsaudit/fsaudit-textfile ' "$d/usr/local/lib/systemd/system/fsaudit.service" &&
-grep -q 'IMPORT{program}="/usr/local/bin/fsaudit --udev $devnode"' "$d/usr/local/lib/udev/rules.d/60-fsaudit.rules" &&
+grep -q 'IMPORT{program}="/usr/local/bin/fsaudit --udev $devnode"' "$d/usr/local/lib/udev/rules.d/61-fsaudit.rules" &&
 grep -q '^fsaudit=${FSAUDIT:-/usr/local/bin/fsaudit}$' "$d/usr/local/libexec/fsaudit/fsaudit-textfile" &&
 ! grep -q '@[A-Z]*@' "$d/usr/local/lib/systemd/system/fsaudit.service" "$d/usr/local/libexec/fsaudit/fsaudit-textfile" \
-	"$d/usr/local/lib/udev/rules.d/60-fsaudit.rules"
+	"$d/usr/local/lib/udev/rules.d/61-fsaudit.rules"
 check "make install: the unit, the helper and the udev rules name the installed paths" $? "$d/usr/local/lib/systemd/system/fsaudit.service"
 
 make -s -C "$here" uninstall DESTDIR="$d" >"$tmp/uninstall.log" 2>&1
@@ -320,7 +320,7 @@ if [ -n "$deb" ]; then
 	cat >"$tmp/contents.exp" <<-'EOT'
 	/lib/systemd/system/fsaudit.service
 	/lib/systemd/system/fsaudit.timer
-	/lib/udev/rules.d/60-fsaudit.rules
+	/lib/udev/rules.d/61-fsaudit.rules
 	/usr/bin/fsaudit
 	/usr/libexec/fsaudit/fsaudit-textfile
 	/usr/share/bash-completion/completions/fsaudit
@@ -405,13 +405,13 @@ else
 		dpkg -L fsaudit | sort >"$tmp/dpkg-L"
 		for f in /usr/bin/fsaudit /usr/share/man/man8/fsaudit.8.gz /usr/share/bash-completion/completions/fsaudit \
 		         /usr/libexec/fsaudit/fsaudit-textfile /lib/systemd/system/fsaudit.service /lib/systemd/system/fsaudit.timer \
-		         /lib/udev/rules.d/60-fsaudit.rules; do
+		         /lib/udev/rules.d/61-fsaudit.rules; do
 			grep -qx "$f" "$tmp/dpkg-L" && [ -f "$f" ] || echo "not installed: $f"
 		done
 		[ "$(man -w fsaudit 2>&1)" = /usr/share/man/man8/fsaudit.8.gz ] || echo "man -w fsaudit: $(man -w fsaudit 2>&1)"
 		MANWIDTH=80 man -P cat fsaudit 2>/dev/null | grep -q '^NAME' || echo "man fsaudit does not render"
-		grep -q 'IMPORT{program}="/usr/bin/fsaudit --udev $devnode"' /lib/udev/rules.d/60-fsaudit.rules ||
-			echo "60-fsaudit.rules does not run /usr/bin/fsaudit --udev"
+		grep -q 'IMPORT{program}="/usr/bin/fsaudit --udev $devnode"' /lib/udev/rules.d/61-fsaudit.rules ||
+			echo "61-fsaudit.rules does not run /usr/bin/fsaudit --udev"
 		grep -q 'ExecStart=/usr/libexec/fsaudit/fsaudit-textfile ' /lib/systemd/system/fsaudit.service ||
 			echo "fsaudit.service does not run /usr/libexec/fsaudit/fsaudit-textfile"
 		grep -q '^fsaudit=${FSAUDIT:-/usr/bin/fsaudit}$' /usr/libexec/fsaudit/fsaudit-textfile ||

@@ -62,9 +62,10 @@ class BootQueue:
             self.cv.notify_all()
 
     def boot(self, accel, bz, initrd, name, images, cmdline="", rtc="", timeout=120, smp=1, run_dir=None,
-             icount=False, writable=(), sleeps=False):
+             icount=False, writable=(), sleeps=False, hotplug=None):
         """Boot once (waiting for a free slot; SLEEPS: a boot that mostly
-        sleeps takes none); returns the boot's record (qemu.run())."""
+        sleeps takes none); returns the boot's record (qemu.run()).
+        HOTPLUG: {name: image} the guest may have added while it runs."""
         run_dir = run_dir or os.path.join(BUILD, "runs", name)
         key = os.path.basename(run_dir)
         times = last_times(self.times_file)
@@ -76,8 +77,9 @@ class BootQueue:
         try:
             shutil.rmtree(run_dir, ignore_errors=True)
             os.makedirs(run_dir)
-            cmd = qemu.qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp, icount, writable)
-            r = qemu.run(cmd, run_dir, timeout, self.nice)
+            cmd = qemu.qemu_cmd(accel, bz, initrd, run_dir, name, images, cmdline, rtc, smp, icount, writable,
+                                hotplug=bool(hotplug))
+            r = qemu.run(cmd, run_dir, timeout, self.nice, hotplug)
         finally:
             if not sleeps:
                 self.release()

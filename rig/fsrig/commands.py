@@ -10,6 +10,7 @@ in a thread of their own, one report in the configured order.
 """
 
 import concurrent.futures
+import dataclasses
 import os
 import re
 import subprocess
@@ -124,11 +125,22 @@ def boot(session, group, cmdline=None, rtc=None, image_names=None):
         kernel = kernel.with_flavour(g.flavour)
     built = session.prepare(kernel)
     names = image_names.split(",") if image_names else list(g.images)
-    imgs = images.build(names)
-    accel = session.accelerator(built)
-    imgs = images.guest_images(session, accel, built, names, imgs)
-    r = session.boot(accel, built.image, initrd_for(built.initrd, g), group, {n: imgs[n] for n in names},
-                     (g.cmdline + " " + (cmdline or "")).strip(), rtc or g.rtc, g.timeout, g.smp)
+    if g.system:
+        # A Debian root (system.py): the group's own boot, with the extra
+        # arguments and clock.
+        g = dataclasses.replace(g, images=tuple(names), cmdline=(g.cmdline + " " + (cmdline or "")).strip(),
+                                rtc=rtc or g.rtc)
+        verdict, r = session.boot_group(session.accelerator(built), built, g,
+                                        images.build(sorted(set(names) | set(g.hotplug))))
+        if not r:
+            return report.finish(verdict)
+        accel = session.accelerator(built)
+    else:
+        imgs = images.build(names)
+        accel = session.accelerator(built)
+        imgs = images.guest_images(session, accel, built, names, imgs)
+        r = session.boot(accel, built.image, initrd_for(built.initrd, g), group, {n: imgs[n] for n in names},
+                         (g.cmdline + " " + (cmdline or "")).strip(), rtc or g.rtc, g.timeout, g.smp)
     sys.stdout.write(r["console"])
     print("---- results channel ----")
     sys.stdout.write(r["results"])

@@ -29,6 +29,11 @@ DEFAULT_TIMEOUT = 120
 # Read-only root filesystems the host makes from the initramfs tree (mkfs,
 # never a mount): `hostroot = TYPE` boots the group from one (images.host_rootfs()).
 HOSTROOT_TYPES = ("cramfs",)
+# Debian roots with systemd as PID 1 (rig/fsrig/system.py): `system = SUITE`
+# boots the group from one, its script is tests/system/NAME.sh.
+SYSTEM_SUITES = ("trixie",)
+# `system_root = FORMAT`: the format of that root (system.ROOT_FORMATS).
+SYSTEM_ROOTS = ("ext4", "ext4-128")
 
 
 @dataclasses.dataclass(frozen=True)
@@ -47,6 +52,9 @@ class Group:
     icount: bool = False
     rootfs: str = ""
     hostroot: str = ""
+    system: str = ""
+    system_root: str = "ext4"
+    hotplug: tuple = ()
     expect_panic: str = ""
     flavour: str = ""
     extras: bool = False
@@ -79,6 +87,9 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             icount=s.getboolean("icount", False),
             rootfs=s.get("rootfs", ""),
             hostroot=s.get("hostroot", ""),
+            system=s.get("system", ""),
+            system_root=s.get("system_root", "ext4"),
+            hotplug=tuple(s.get("hotplug", "").split()),
             expect_panic=s.get("expect_panic", ""),
             flavour=s.get("flavour", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),
@@ -94,6 +105,11 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             die(f"tests/groups.conf [{name}]: rootfs must be the first image")
         if g["hostroot"] and (g["hostroot"] not in HOSTROOT_TYPES or g["rootfs"]):
             die(f"tests/groups.conf [{name}]: hostroot must be one of {', '.join(HOSTROOT_TYPES)}, without rootfs")
+        if g["system"] and (g["system"] not in SYSTEM_SUITES or g["rootfs"] or g["hostroot"]):
+            die(f"tests/groups.conf [{name}]: system must be one of {', '.join(SYSTEM_SUITES)}, "
+                "without rootfs or hostroot")
+        if g["system_root"] not in SYSTEM_ROOTS:
+            die(f"tests/groups.conf [{name}]: system_root must be one of {', '.join(SYSTEM_ROOTS)}")
         if g["kind"] not in KINDS:
             die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
         if g["flavour"] and not flavour_exists(g["flavour"]):

@@ -11,6 +11,7 @@ output), rc, timed_out, seconds, first_result, cpu, run_dir.
 """
 
 import os
+import re
 import shlex
 import subprocess
 import time
@@ -22,7 +23,7 @@ ACCELS = ("kvm", "tcg")
 
 
 def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=1, icount=False,
-             writable=()):
+             writable=(), hotplug=False):
     # no_timer_check, noapictimer: no IO-APIC timer check and no local APIC
     # timer calibration (busy loops against the PIT: ~15% of a boot's CPU under
     # TCG, and the check can panic "IO-APIC + timer doesn't work!" on a loaded
@@ -76,7 +77,45 @@ def qemu_cmd(accel, bz, initrd, run_dir, group, images, cmdline="", rtc="", smp=
         # through an eventfd (a thread wake-up per request).
         cmd += ["-drive", f"file={p},format=raw,if=none,id=disk{i},cache=unsafe{drive_aio()}{snap}",
                 "-device", f"virtio-blk-pci,drive=disk{i}" + (",ioeventfd=off" if accel == "tcg" or icount else "")]
+    if hotplug:
+        # Disks added while the guest runs (hotplug_disk()), as a USB stick
+        # appears: scsi-hd devices on this virtio-scsi controller (no PCI
+        # hotplug, which would need ACPI), added through QMP.
+        cmd += ["-device", "virtio-scsi-pci,id=scsi0" + (",ioeventfd=off" if accel == "tcg" else ""),
+                "-qmp", f"unix:{run_dir}/qmp.sock,server=on,wait=off"]
     return cmd
+
+
+def hotplug_disk(run_dir, n, name, path):
+    """Add disk NAME (image PATH, snapshot mode) to the running guest of
+    RUN_DIR as scsi-hd number N on virtio-scsi controller scsi0, serial NAME
+    (the guest finds it as /dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_NAME).
+    QMP's answers are appended to RUN_DIR/monitor.log."""
+    import json
+    import socket
+    out = []
+    with socket.socket(socket.AF_UNIX) as s:
+        s.settimeout(10)
+        s.connect(os.path.join(run_dir, "qmp.sock"))
+        f = s.makefile("rw")
+        out.append(f.readline())    # the greeting
+        # drive_add exists in the human monitor only: through QMP's
+        # human-monitor-command, so that every answer is one JSON line.
+        for cmd in ({"execute": "qmp_capabilities"},
+                    {"execute": "human-monitor-command", "arguments": {"command-line":
+                     f"drive_add 0 file={path},format=raw,if=none,id=hp{n},snapshot=on,cache=unsafe"}},
+                    {"execute": "device_add", "arguments": {"driver": "scsi-hd", "bus": "scsi0.0",
+                                                            "drive": f"hp{n}", "id": f"hpdev{n}",
+                                                            "serial": name}}):
+            f.write(json.dumps(cmd) + "\n")
+            f.flush()
+            while True:     # events may come first; the answer has return or error
+                line = f.readline()
+                out.append(json.dumps(cmd) + " -> " + line if '"return"' in line or '"error"' in line else line)
+                if not line or '"return"' in line or '"error"' in line:
+                    break
+    with open(os.path.join(run_dir, "monitor.log"), "a") as f:
+        f.write("".join(out) + "\n")
 
 
 @once
@@ -119,11 +158,13 @@ def version():
     return subprocess.run(["qemu-system-x86_64", "--version"], stdout=subprocess.PIPE, text=True).stdout
 
 
-def run(cmd, run_dir, timeout, nice="5"):
+def run(cmd, run_dir, timeout, nice="5", hotplug=None):
     """Run QEMU command CMD (qemu_cmd() for RUN_DIR) until it exits or TIMEOUT
     seconds pass; returns the boot's record.  NICE: QEMU's nice level
     (RIG_QEMU_NICE): the host suites' chains of short processes, which run
-    beside the boots, get the CPU first and do not end last."""
+    beside the boots, get the CPU first and do not end last.  HOTPLUG:
+    {name: image path} the guest may ask for with a line "rig-hotplug NAME"
+    on the status channel (hotplug_disk())."""
     with open(os.path.join(run_dir, "qemu.cmd"), "w") as f:
         f.write(shlex.join(cmd) + "\n")
     t0 = time.monotonic()
@@ -132,6 +173,8 @@ def run(cmd, run_dir, timeout, nice="5"):
     timed_out = False
     first = None        # seconds from QEMU start to the first byte of results
     results = os.path.join(run_dir, "results.ktap")
+    status_file = os.path.join(run_dir, "status")
+    plugged, last_poll = [], 0.0
     while True:
         # wait4: QEMU's CPU time too (what a boot costs, whatever the load).
         pid, status, ru = os.wait4(p.pid, 0 if timed_out else os.WNOHANG)
@@ -141,6 +184,21 @@ def run(cmd, run_dir, timeout, nice="5"):
         now = time.monotonic()
         if first is None and os.path.exists(results) and os.path.getsize(results) > 0:
             first = now - t0
+        if hotplug and now - last_poll > 0.25:
+            last_poll = now
+            try:
+                with open(status_file, "rb") as f:
+                    text = f.read().decode(errors="replace")
+            except OSError:
+                text = ""
+            for name in re.findall(r"^rig-hotplug (\S+)\r?$", text, re.M):
+                if name not in plugged and name in hotplug:
+                    plugged.append(name)
+                    try:
+                        hotplug_disk(run_dir, len(plugged), name, hotplug[name])
+                    except OSError as e:
+                        with open(os.path.join(run_dir, "monitor.log"), "a") as f:
+                            f.write(f"hotplug {name}: {e}\n")
         if now - t0 > timeout:
             p.kill()
             timed_out = True

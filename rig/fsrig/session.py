@@ -17,8 +17,8 @@ import dataclasses
 import os
 import threading
 
-from . import boots, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference
-from .common import BUILD
+from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
+from .common import BUILD, RigError
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, Kernel
 from .report import Step, log
@@ -134,6 +134,17 @@ class Session:
         elif g.hostroot:
             imgs = {"root": images_mod.host_rootfs(built, g.hostroot), **imgs}
             rd, cmdline = None, f"root=/dev/vda rootfstype={g.hostroot} init=/init {cmdline}"
+        elif g.system:
+            # Debian's root, systemd as PID 1 (/sbin/init); tests/system/rig-run
+            # reports on the usual channels.
+            try:
+                imgs = {"root": system.root_image(g.system, g.system_root), **imgs}
+            except RigError as e:
+                # mmdebstrap needs Debian's mirror: without it, this group
+                # fails (named), the others run.
+                log(f"error: {e}")
+                return [ktap.Result(f"{n}: system image {g.system}", ktap.FAIL, str(e).splitlines()[-16:])], {}
+            rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 init={system.INIT} {cmdline}"
 
         def verdict(r):
             return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)
@@ -142,7 +153,8 @@ class Session:
                                          g.timeout, g.smp, use_cache=self.settings.reference_cache)
         else:
             r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp,
-                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps)
+                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps,
+                          hotplug={i: images[i] for i in g.hotplug})
         if not r.get("cached"):
             log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         return verdict(r), r
@@ -152,7 +164,7 @@ class Session:
         BUILT, or KERNELS[flavour] ({flavour: Built}) for a group with
         `flavour =`; returns (results in NAMES' order, accelerator)."""
         allg = self.groups
-        images = images_mod.build(sorted({i for n in names for i in allg[n].images}))
+        images = images_mod.build(sorted({i for n in names for i in allg[n].images + allg[n].hotplug}))
         accel = self.accelerator(built)
 
         def one(n):

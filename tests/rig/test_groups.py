@@ -113,6 +113,16 @@ class GroupsConf(unittest.TestCase):
         with self.assertRaisesRegex(RigError, r"\[h\]: hostroot must be one of cramfs, without rootfs"):
             parse("[h]\nhostroot = cramfs\nrootfs = a\nimages = a\n")
 
+    def test_system_is_a_known_suite_without_rootfs_or_hostroot(self):
+        self.assertEqual(parse("[s]\nsystem = trixie\n")["s"].system, "trixie")
+        with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie"):
+            parse("[s]\nsystem = sid\n")
+        with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie, without rootfs or hostroot"):
+            parse("[s]\nsystem = trixie\nhostroot = cramfs\n")
+        self.assertEqual(parse("[s]\nsystem = trixie\nsystem_root = ext4-128\n")["s"].system_root, "ext4-128")
+        with self.assertRaisesRegex(RigError, r"\[s\]: system_root must be one of ext4, ext4-128"):
+            parse("[s]\nsystem = trixie\nsystem_root = xfs\n")
+
     def test_unknown_kind_is_an_error(self):
         with self.assertRaisesRegex(RigError, r"\[k\]: kind must be"):
             parse("[k]\nkind = slow\n")
@@ -174,9 +184,21 @@ class TheProjectsGroups(unittest.TestCase):
 
     def test_every_group_has_something_to_run(self):
         for g in self.allg.values():
-            script = os.path.join(TOP, "tests", "guest", g.name + ".sh")
-            self.assertTrue(g.selftest or g.expect_panic or os.path.exists(script),
-                            f"[{g.name}]: no selftest =, no expect_panic = and no tests/guest/{g.name}.sh")
+            d = "system" if g.system else "guest"
+            script = os.path.join(TOP, "tests", d, g.name + ".sh")
+            self.assertTrue(g.selftest or g.expect_panic or os.access(script, os.X_OK),
+                            f"[{g.name}]: no selftest =, no expect_panic = and no executable tests/{d}/{g.name}.sh")
+
+    def test_system_groups_boot_the_system_flavour(self):
+        """systemd needs what only kernel/configs/system/ has (cgroups, AF_UNIX, ...)."""
+        for g in self.allg.values():
+            if g.system:
+                self.assertEqual(g.flavour, "system", f"[{g.name}]")
+
+    def test_system_roots_are_the_formats_the_rig_makes(self):
+        from fsrig import system
+        self.assertEqual(set(groups.SYSTEM_SUITES), set(system.SUITES))
+        self.assertEqual(set(groups.SYSTEM_ROOTS), set(system.ROOT_FORMATS))
 
     def test_every_comparison_pair_is_defined(self):
         from fsrig import compare

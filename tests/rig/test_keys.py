@@ -7,7 +7,7 @@ import tempfile
 import unittest
 from unittest import mock
 
-from fsrig import images, initramfs, qemu, reference
+from fsrig import images, initramfs, qemu, reference, system
 from fsrig.kernel import Kernel
 from fsrig.session import Built
 
@@ -217,6 +217,58 @@ class GuestProgramKey(unittest.TestCase):
                      ("int main;", ["guest.h"], "/kobj-modules/usr-headers/include", "guest_main_a"),
                      ("int main;", ["guest.h"], "/obj/usr-headers/include", "guest_main_b")):
             self.assertNotEqual(initramfs.program_key(*args), k, args)
+
+
+class SystemKeys(unittest.TestCase):
+    """The system guest: mmdebstrap again when the packages, the hooks or
+    fsaudit's .deb change; only mkfs again when the rig's guest files do."""
+
+    def tree(self, pkgs=("systemd-sysv", "udev"), deb="d1", hooks=None):
+        with mock.patch.object(system, "packages", return_value=sorted(pkgs)), \
+                mock.patch.object(system, "HOOKS", hooks if hooks is not None else system.HOOKS):
+            return system.tree_key("trixie", deb)
+
+    def test_tree_follows_packages_deb_and_hooks(self):
+        k = self.tree()
+        self.assertEqual(self.tree(pkgs=("udev", "systemd-sysv")), k)
+        self.assertNotEqual(self.tree(pkgs=("systemd-sysv", "udev", "procps")), k)
+        self.assertNotEqual(self.tree(deb="d2"), k)
+        self.assertNotEqual(self.tree(hooks=system.HOOKS + ["true"]), k)
+
+    def test_image_follows_tree_and_guest_files(self):
+        k = system.image_key("t1", "f1")
+        self.assertEqual(system.image_key("t1", "f1"), k)
+        self.assertNotEqual(system.image_key("t2", "f1"), k)
+        self.assertNotEqual(system.image_key("t1", "f2"), k)
+
+    def test_content_key_is_names_modes_and_content(self):
+        with tempfile.TemporaryDirectory() as d, mock.patch.object(system, "TOP", d):
+            write(os.path.join(d, "a.sh"), "echo a\n", 0o755)
+            k = system.content_key(["a.sh"])
+            os.utime(os.path.join(d, "a.sh"), (1, 1))
+            self.assertEqual(system.content_key(["a.sh"]), k)
+            os.chmod(os.path.join(d, "a.sh"), 0o644)
+            self.assertNotEqual(system.content_key(["a.sh"]), k)
+            os.chmod(os.path.join(d, "a.sh"), 0o755)
+            write(os.path.join(d, "a.sh"), "echo b\n")
+            self.assertNotEqual(system.content_key(["a.sh"]), k)
+
+
+class HotplugCommandLine(unittest.TestCase):
+    """A group with `hotplug =` gets a virtio-scsi controller and a QMP socket;
+    the others' command lines (and so their reference keys) are unchanged."""
+
+    def cmd(self, hotplug):
+        with mock.patch.object(qemu, "host_tsc_khz", return_value=None), \
+                mock.patch.object(qemu, "drive_aio", return_value=""):
+            return qemu.qemu_cmd("tcg", "vmlinux", None, "/run/g", "g", {"root": "/r.img"}, hotplug=hotplug)
+
+    def test_controller_and_qmp_only_when_asked(self):
+        without, with_ = self.cmd(False), self.cmd(True)
+        self.assertNotIn("-qmp", without)
+        self.assertEqual(with_[:len(without)], without)
+        self.assertIn("virtio-scsi-pci,id=scsi0,ioeventfd=off", with_)
+        self.assertEqual(with_[with_.index("-qmp") + 1], "unix:/run/g/qmp.sock,server=on,wait=off")
 
 
 if __name__ == "__main__":
