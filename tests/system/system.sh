@@ -15,7 +15,7 @@
 #  - the root filesystem itself is ext4 with 128-byte inodes, under warn.
 # (Several scenarios per boot: a systemd boot costs 10-12 s of TCG.)
 . /usr/lib/rig/ktap.sh
-ktap_plan 34
+ktap_plan 37
 export LC_ALL=C.UTF-8
 
 expect "boot reached multi-user.target" active "$(systemctl is-active multi-user.target)"
@@ -83,6 +83,28 @@ sysctl -q fs.deprecated_policy=warn
 expect "fsaudit.timer is enabled and active" "enabled active" \
 	"$(systemctl is-enabled fsaudit.timer) $(systemctl is-active fsaudit.timer)"
 prom=/var/lib/prometheus/node-exporter/fsaudit.prom
+# The timer fires by itself: its stamp says it last ran two days ago
+# (tests/system/overlay/system.sh), the machine was off at its elapse, and
+# Persistent=true catches up at boot rather than at its next daily elapse.
+# (systemd delays that run by up to RandomizedDelaySec, an hour, which a
+# drop-in of the test sets to 0: overlay/system/etc/systemd/system/.)
+# Nothing here starts it.
+tsec() { [ -n "$1" ] && date -d "$1" +%s; }
+runs() { journalctl -b -u fsaudit.service -o cat --no-pager | grep -c '^Finished fsaudit.service'; }
+boot=$(($(date +%s) - $(cut -d. -f1 /proc/uptime)))
+for i in $(seq 60); do
+	[ "$(runs)" -ge 1 ] && [ "$(systemctl show -P ActiveState fsaudit.service)" = inactive ] && break
+	sleep 1
+done
+last1=$(tsec "$(systemctl show -P LastTriggerUSec fsaudit.timer)")
+ktap_diag "$(journalctl -b -u fsaudit.timer -u fsaudit.service -o short-monotonic --no-pager | tail -n 3)"
+expect "fsaudit.timer caught up on the missed run by itself (Persistent=true); the service succeeded" \
+	"triggered 1 success" \
+	"$([ -n "$last1" ] && [ "$last1" -ge "$boot" ] && echo triggered) $(runs) $(systemctl show -P Result fsaudit.service)"
+expect "the catch-up run wrote the textfile" yes "$(grep -q '^fsaudit_' $prom 2>/dev/null && echo yes)"
+next2=$(tsec "$(systemctl show -P NextElapseUSecRealtime fsaudit.timer)")
+expect "then fsaudit.timer waits for the next day" yes \
+	"$([ -n "$next2" ] && [ $((next2 - $(date +%s))) -gt 3600 ] && echo yes)"
 systemctl start fsaudit.service
 ino1=$(stat -c %i $prom 2>/dev/null)
 systemctl start fsaudit.service
