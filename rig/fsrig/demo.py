@@ -4,7 +4,8 @@
 
 Boots the groups of kind demo in parallel (tests/guest/demo.sh: warn, the
 inventory, ro evacuation, deny, fsaudit; tests/guest/demo-2038.sh: the clock at
-2038-01-20), prints what each guest says, then one summary table built from
+2038-01-20; tests/system/demo-admin.sh: Debian 13's own mount(8), journalctl
+and fsaudit --fstab on the same kernel), prints what each guest says, then one summary table built from
 the guests' "# @row IMAGE COLUMN VALUE" lines.
 
 It fails loudly (exit 1, "DEMO FAILED" and the failing checks) when a guest
@@ -119,8 +120,10 @@ def run(session, kernel):
         die("no group with kind = demo in tests/groups.conf")
     with Step("kernel and initramfs"):
         built = session.prepare(kernel)
+        # demo-admin boots Debian's systemd on the `system` flavour
+        kernels = {fl: session.prepare(kernel.with_flavour(fl)) for fl in groups.flavours(allg, names)}
     with Step(f"booting {', '.join(names)} in parallel"):
-        res, accel = session.run_groups(names, built)
+        res, accel = session.run_groups(names, built, kernels)
     out = sys.stdout
     print(f"fsdeprecate demo: the patched Linux 6.12 kernel booted in QEMU ({accel.upper()}), "
           f"{len(EXPECT)} filesystem images made with the real mkfs tools.", file=out)

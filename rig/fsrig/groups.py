@@ -31,7 +31,7 @@ DEFAULT_TIMEOUT = 120
 HOSTROOT_TYPES = ("cramfs",)
 # Debian roots with systemd as PID 1 (rig/fsrig/system.py): `system = SUITE`
 # boots the group from one, its script is tests/system/NAME.sh.
-SYSTEM_SUITES = ("trixie",)
+SYSTEM_SUITES = ("trixie", "bookworm")
 # `system_root = FORMAT`: the format of that root (system.ROOT_FORMATS).
 SYSTEM_ROOTS = ("ext4", "ext4-128")
 

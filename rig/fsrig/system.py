@@ -44,8 +44,10 @@ INIT = "/usr/lib/rig/rig-init"
 GUEST_DIR = os.path.join(TOP, "tests", "system")
 MIRROR = "http://deb.debian.org/debian"
 # Suites the rig can make: name -> (the release, its keyring on the host).
-# debian-archive-keyring of Debian 12 carries trixie's keys.
-SUITES = {"trixie": ("trixie", "/usr/share/keyrings/debian-archive-trixie-stable.gpg")}
+# debian-archive-keyring of Debian 12 carries trixie's keys.  bookworm:
+# Debian 12's util-linux 2.38 (mount(2), no fs_context log at the terminal).
+SUITES = {"trixie": ("trixie", "/usr/share/keyrings/debian-archive-trixie-stable.gpg"),
+          "bookworm": ("bookworm", "/usr/share/keyrings/debian-archive-bookworm-stable.gpg")}
 # The root filesystem's format (group key `system_root`): mkfs.ext4 options.
 # ext4-128: 128-byte inodes, the deprecated item ext4-small-inodes (2038).
 ROOT_FORMATS = {"ext4": ["-I", "256"], "ext4-128": ["-I", "128"]}

@@ -85,7 +85,7 @@ for img in $imgs; do
 		# Refused, saying why and how to proceed (the wording of
 		# sb_policy_no_recovery(); tests/guest/ro-recovery.sh checks it
 		# whole).
-		re="^fs-deprecated: ($I_ITEM|y2038): $I_TYPE \\($(dev_id $img)\\): mount refused: the (journal|log) needs recovery, which writes, and policy ro allows no writes; to get the changes still in the (journal|log), copy the device and mount the copy where the policy allows writing, or change the policy \\(.*\\)(; to mount without them, read-only: -o ro,[a-z]+ \\(root filesystem: rootflags=[a-z]+\\))?\$"
+		re="^fs-deprecated: ($I_ITEM|y2038): $I_TYPE \\($(dev_id $img)\\): mount refused: the (journal|log) needs recovery, which writes, and policy ro allows no writes; to get the changes still in the (journal|log), copy the device and mount the copy where the policy allows writing, or change the policy(; to mount without them, read-only: -o ro,[a-z]+ \\(root filesystem: rootflags=[a-z]+\\))?\$"
 		name="$img (ro): no replay: the kernel log says why and how to proceed"
 		if kmsg_since | grep -qE "$re"; then
 			ktap_ok "$name"

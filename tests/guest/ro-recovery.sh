@@ -23,12 +23,7 @@ mkdir -p /mnt/a
 
 # The refusal line of sb_policy_no_recovery(): ITEM TYPE DEV WHAT [OPTION]
 norec_line() {
-	if [ "$1" = y2038 ]; then
-		knob="fs.y2038_policy; at boot fs_y2038_policy=warn"
-	else
-		knob="/sys/fs/deprecated/$1/policy; at boot fs_deprecated_policy=$1:warn"
-	fi
-	l="fs-deprecated: $1: $2 ($3): mount refused: the $4 needs recovery, which writes, and policy ro allows no writes; to get the changes still in the $4, copy the device and mount the copy where the policy allows writing, or change the policy ($knob)"
+	l="fs-deprecated: $1: $2 ($3): mount refused: the $4 needs recovery, which writes, and policy ro allows no writes; to get the changes still in the $4, copy the device and mount the copy where the policy allows writing, or change the policy"
 	[ -n "$5" ] && l="$l; to mount without them, read-only: -o ro,$5 (root filesystem: rootflags=$5)"
 	echo "$l"
 }

@@ -117,7 +117,7 @@ class GroupsConf(unittest.TestCase):
         self.assertEqual(parse("[s]\nsystem = trixie\n")["s"].system, "trixie")
         with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie"):
             parse("[s]\nsystem = sid\n")
-        with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie, without rootfs or hostroot"):
+        with self.assertRaisesRegex(RigError, r"\[s\]: system must be one of trixie, bookworm, without rootfs or hostroot"):
             parse("[s]\nsystem = trixie\nhostroot = cramfs\n")
         self.assertEqual(parse("[s]\nsystem = trixie\nsystem_root = ext4-128\n")["s"].system_root, "ext4-128")
         with self.assertRaisesRegex(RigError, r"\[s\]: system_root must be one of ext4, ext4-128"):
