@@ -26,22 +26,11 @@ mkdir -p /mnt/p /mnt/e3 /mnt/x /mnt/e2 /mnt/r0 /var/tmp /etc
 # What the remedies run, where busybox has an applet of the same name (busybox
 # sh runs its applets before any program of PATH, not before a function):
 # util-linux's losetup, which has --show; busybox tar without --acls,
-# --xattrs, --numeric-owner and -p (it keeps permissions as root anyway).
-cat >/tmp/tools.sh <<'EOF'
-losetup() { /usr/sbin/losetup "$@"; }
-tar() {
-	n=$#
-	while [ "$n" -gt 0 ]; do
-		x=$1; shift; n=$((n - 1))
-		case $x in
-		--acls|--xattrs|--numeric-owner) ;;
-		-cpf|-xpf) set -- "$@" "$(echo "$x" | tr -d p)" ;;
-		*) set -- "$@" "$x" ;;
-		esac
-	done
-	busybox tar "$@"
-}
-EOF
+# --xattrs, --numeric-owner and -p (tests/guest/remedy-tar.sh).
+{
+	echo 'losetup() { /usr/sbin/losetup "$@"; }'
+	cat /tests/remedy-tar.sh
+} >/tmp/tools.sh
 # remedy SOURCE: the lines of its numbered remedy, as a script
 remedy() {
 	$FSA -o REMEDY "$1" 2>&1 | sed -n '/^\[1\] /,/^$/p' | sed '1d; /^$/d; s/^    //'

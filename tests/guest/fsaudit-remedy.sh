@@ -12,26 +12,12 @@
 ktap_plan 10
 FSA=/tests/fsaudit
 mkdir -p /mnt/old /mnt/x /mnt/e /var/tmp
-# busybox tar has no --acls, --xattrs, and no -p (it keeps permissions as
-# root anyway): a function before the remedy drops them (busybox sh runs its
-# own applets before any program of PATH, not before a function); the same
-# for wipefs, which busybox lacks
-cat >/tmp/tar.sh <<'EOF'
-tar() {
-	n=$#
-	while [ "$n" -gt 0 ]; do
-		x=$1; shift; n=$((n - 1))
-		case $x in
-		--acls|--xattrs|--numeric-owner) ;;
-		-cpf|-xpf) set -- "$@" "$(echo "$x" | tr -d p)" ;;
-		*) set -- "$@" "$x" ;;
-		esac
-	done
-	busybox tar "$@"
-}
-# no wipefs in the guest: the first MiB zeroed, where the signatures are
-wipefs() { dd if=/dev/zero of="$2" bs=1024 count=1024 conv=notrunc 2>/dev/null; }
-EOF
+# busybox tar without --acls, --xattrs, -p (tests/guest/remedy-tar.sh); no
+# wipefs in the guest: the first MiB zeroed, where the signatures are
+{
+	cat /tests/remedy-tar.sh
+	echo 'wipefs() { dd if=/dev/zero of="$2" bs=1024 count=1024 conv=notrunc 2>/dev/null; }'
+} >/tmp/tar.sh
 # an unprivileged user: nobody, for busybox su (the initramfs has no /etc)
 mkdir -p /etc
 [ -f /etc/passwd ] || printf 'root:x:0:0:root:/:/bin/sh\nnobody:x:65534:65534:nobody:/:/bin/sh\n' >/etc/passwd
