@@ -12,19 +12,36 @@
 #                              branch's description (edit it with
 #                              git branch --edit-description) with format-patch's
 #                              shortlog and diffstat
+#   rig/kdev.sh --base 7.3 [--regen] [DIR]
+#                              the same for v2 on another base: Debian's
+#                              linux-source-7.3 (rig/base-source.sh, unpacked
+#                              beside DIR), kernel/7.3/patches, DIR
+#                              build/v73/kdev by default
 #
 # Edit and commit in DIR (git rebase -i pristine for a patch in the middle),
 # then --regen; the rig builds from kernel/patches alone.
 set -eu
 top=$(cd "$(dirname "$0")/.." && pwd)
-regen=
-if [ "${1:-}" = --regen ]; then
-	regen=1
-	shift
+regen= base=
+while [ $# -gt 0 ]; do
+	case $1 in
+	--regen) regen=1; shift ;;
+	--base) [ $# -ge 2 ] || { echo "rig/kdev: --base needs a version" >&2; exit 1; }
+		base=$2; shift 2 ;;
+	*) break ;;
+	esac
+done
+if [ -z "$base" ]; then
+	dir=${1:-$top/build/kdev}
+	patches=$top/kernel/patches
+else
+	[ -r "$top/kernel/$base/base-version" ] ||
+		{ echo "rig/kdev: no kernel/$base/base-version" >&2; exit 1; }
+	dir=${1:-$top/build/v$(echo "$base" | tr -d .)/kdev}
+	patches=$top/kernel/$base/patches
 fi
-dir=${1:-$top/build/kdev}
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
-cover=$top/kernel/patches/0000-cover-letter.patch
+cover=$patches/0000-cover-letter.patch
 
 if [ -n "$regen" ]; then
 	[ -d "$dir/.git" ] || { echo "rig/kdev: $dir is not a git tree made by rig/kdev.sh" >&2; exit 1; }
@@ -37,34 +54,45 @@ if [ -n "$regen" ]; then
 		-o "$out" pristine..HEAD
 	# The whole series is written again: a patch renamed or dropped in DIR
 	# leaves no stale file behind.
-	rm -f "$top"/kernel/patches/*.patch "$top"/kernel/patches/*.patch.license
-	cp "$out"/*.patch "$top/kernel/patches/"
+	mkdir -p "$patches"
+	rm -f "$patches"/*.patch "$patches"/*.patch.license
+	cp "$out"/*.patch "$patches/"
 	# A patch stays format-patch's output to the byte, so its licence, the
 	# kernel's, is in NAME.patch.license beside it; reuse(1) then does not
 	# take the SPDX lines of the files a patch adds for the patch's own.
 	# REUSE-IgnoreStart
-	for p in "$top"/kernel/patches/*.patch; do
+	for p in "$patches"/*.patch; do
 		printf '%s\n' "SPDX-FileCopyrightText: 2026 The fsdeprecate authors" \
 			"SPDX-License-Identifier: GPL-2.0-only" >"$p.license"
 	done
 	# REUSE-IgnoreEnd
-	(cd "$top/kernel/patches" && ls -- *.patch) | sed 's/^/rig\/kdev: /'
+	(cd "$patches" && ls -- *.patch) | sed 's/^/rig\/kdev: /'
 	exit 0
 fi
 
 [ -e "$dir" ] && { echo "rig/kdev: $dir exists; not touching it" >&2; exit 1; }
-ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-mkdir -p "$dir.tmp"
-tar xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp"
-mv "$dir.tmp/linux-source-6.12" "$dir" && rmdir "$dir.tmp"
+if [ -z "$base" ]; then
+	ver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
+	mkdir -p "$dir.tmp"
+	tar xf /usr/src/linux-source-6.12.tar.xz -C "$dir.tmp"
+	mv "$dir.tmp/linux-source-6.12" "$dir" && rmdir "$dir.tmp"
+	name=linux-source-6.12
+else
+	# Unpacked beside DIR (build/v73/linux-source-7.3), then copied: a
+	# second tree from the same source needs no second download.
+	"$top/rig/base-source.sh" "$base" "$(dirname "$dir")"
+	ver=$(cat "$top/kernel/$base/base-version")
+	cp -a "$(dirname "$dir")/linux-source-$base" "$dir"
+	name=linux-source-$base
+fi
 cd "$dir"
 git init -q
 # Debian's .gitignore ignores every top-level path ("/*"): add by force.
 git add -Af
-git commit -qm "linux-source-6.12 $ver (Debian, pristine)"
+git commit -qm "$name $ver (Debian, pristine)"
 git tag pristine
-if ls "$top"/kernel/patches/*.patch >/dev/null 2>&1; then
-	git am -q $(ls "$top"/kernel/patches/*.patch | grep -v '/0000-cover-letter.patch$')
+if ls "$patches"/*.patch >/dev/null 2>&1; then
+	git am -q $(ls "$patches"/*.patch | grep -v '/0000-cover-letter.patch$')
 fi
 if [ -f "$cover" ]; then
 	# The description: the subject without "[PATCH 00/NN] ", a blank line,
