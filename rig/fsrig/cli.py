@@ -90,6 +90,13 @@ def main(argv=None):
     settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None),
                                      tty_columns=tty_columns, base=getattr(args, "base", None))
     report.set_progress_interval(settings.progress_interval)
+    try:
+        # Settings the rig cannot use (an unknown base) fail at once, not
+        # after waiting for another run.
+        session = Session(settings)
+    except RigError as e:
+        log(f"error: {e}")
+        sys.exit(2)
     # One rig run at a time per checkout: runs share build/ (kernel objects,
     # initramfs, build/runs/GROUP); a second one waits instead of clobbering.
     os.makedirs(BUILD, exist_ok=True)
@@ -100,7 +107,7 @@ def main(argv=None):
         log("another rig run is using build/; waiting for it")
         fcntl.flock(lock, fcntl.LOCK_EX)
     try:
-        sys.exit(args.fn(Session(settings), args))
+        sys.exit(args.fn(session, args))
     except RigError as e:
         log(f"error: {e}")
         sys.exit(2)

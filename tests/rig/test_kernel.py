@@ -4,6 +4,7 @@
 that ties them: which kernel a run builds and boots."""
 import os
 import subprocess
+import sys
 import unittest
 
 from fsrig.common import BUILD, TOP, RigError
@@ -177,6 +178,17 @@ class KernelSh(unittest.TestCase):
             rc, _, err = self.paths("--base", bad)
             self.assertEqual((rc, err), (1, f"rig/kernel: error: bad base '{bad}'"), bad)
         self.assertEqual(self.paths("--base")[::2], (1, "rig/kernel: error: --base needs a version"))
+
+
+class Cli(unittest.TestCase):
+    def test_an_unknown_base_fails_before_waiting_for_another_run(self):
+        """rig.py checks the base before it takes build/.rig.lock (another run may hold it)."""
+        for args, env in ((["--base", "6.1"], {}), ([], {"RIG_BASE": "7.4"})):
+            r = subprocess.run([sys.executable, os.path.join(TOP, "rig", "rig.py"), "run", *args, "v73-kunit"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30,
+                               env=dict(os.environ, **env))
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertRegex(r.stderr, r"error: unknown kernel base '(6\.1|7\.4)'; bases: 6\.12, 7\.3")
 
 
 class SettingsFromEnviron(unittest.TestCase):
