@@ -153,6 +153,19 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 	"${mk[@]}" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	"${mk[@]}" olddefconfig >/dev/null
+	# The option lines of the fragments, a later fragment's line for an
+	# option replacing an earlier one's, as merge_config.sh merges them (7.3's
+	# modules.config turns fs.config's =y into =m); other lines as they are.
+	wanted_lines() {
+		cat "${frags[@]}" | awk '
+			{ sym = "" }
+			match($0, /^CONFIG_[A-Za-z0-9_]+=/) { sym = substr($0, 1, RLENGTH - 1) }
+			match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set$/) { sym = $2 }
+			sym == "" { line[++n] = $0; next }
+			!(sym in at) { at[sym] = ++n }
+			{ line[at[sym]] = $0 }
+			END { for (i = 1; i <= n; i++) print line[i] }'
+	}
 	bad=0
 	# Options of the shared 6.12 fragments: one the base no longer has is
 	# only reported (7.3: PROC_SYSCTL is gone, SYSCTL gives /proc/sys).
@@ -182,7 +195,7 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 				bad=1
 			fi
 		fi
-	done < <(cat "${frags[@]}")
+	done < <(wanted_lines)
 	[ $bad = 0 ] || { rm -f "$obj/config.stamp"; die "the final .config dropped options the fragments ask for (unmet dependencies?)"; }
 	echo "$cfgstamp" > "$obj/config.stamp"
 fi
