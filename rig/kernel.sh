@@ -66,7 +66,7 @@ fi
 if [ "$base" = 6.12 ]; then
 	tarball=/usr/src/$pkg.tar.xz
 	[ -r "$tarball" ] || die "$tarball missing (run rig/setup.sh)"
-	pkgver=$(dpkg-query -W -f='${Version}' $pkg)
+	pkgver=$(dpkg-query -W -f='${Version}' "$pkg")
 	tested=$(cat kernel/base-version)
 	if [ "$pkgver" != "$tested" ]; then
 		echo "rig/kernel: WARNING: apt installed $pkg $pkgver; the series was tested on $tested" >&2
