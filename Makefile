@@ -20,6 +20,11 @@ build: setup
 demo: setup
 	@$(PY) rig/rig.py demo
 
+# make check also boots the groups of base 7.3 (tests/groups.conf, base = 7.3),
+# whose source is Debian's linux-source-7.3 from trixie-backports: setup adds
+# that apt source, signed by the Debian archive keyring and pinned so that
+# nothing else comes from it (rig/apt-backports.sh, checked on every run).
+check: export RIG_APT_BACKPORTS = 1
 check: setup
 	@$(PY) rig/rig.py check
 

@@ -3,10 +3,20 @@
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Build the guest kernel from Debian's linux-source-6.12 plus kernel/patches/.
 #
-#   rig/kernel.sh [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]
+#   rig/kernel.sh [--base BASE] [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]
 #
 # A flavour is a directory kernel/configs/NAME/ of extra fragments, built in
 # build/kobj-NAME (e.g. "bench": the series without KUnit, for size and speed).
+#
+# --base BASE: another kernel base (default 6.12, the paths above).  7.3:
+# Debian's linux-source-7.3 as rig/base-source.sh unpacks it (the version in
+# kernel/7.3/base-version, build/v73/linux-source-7.3), the series
+# kernel/7.3/patches/, the tree build/v73/linux (stock: build/v73/linux-stock),
+# objects build/v73/kobj-NAME (stock: build/v73/kobj-stock-NAME).  Its config
+# fragments are kernel/7.3/configs/*.config after the fragments of
+# kernel/configs/ that kernel/7.3/configs/shared names (written for 6.12: an
+# option they ask for that the tree no longer has is reported and skipped),
+# its flavours kernel/7.3/configs/NAME/.
 #
 # The source is unpacked under build/ (never committed) and the series is applied
 # with patch(1); a patch that does not apply stops the build, naming the patch.
@@ -18,53 +28,83 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-stock=0 flavour=default extra=()
+stock=0 flavour=default base=6.12 paths=0 extra=()
+die() { echo "rig/kernel: error: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case "$1" in
+	--base) [ $# -ge 2 ] || die "--base needs a version"; base=$2; shift ;;
 	--stock) stock=1 ;;
 	--flavour) flavour=$2; shift ;;
+	--paths) paths=1 ;;	# print the paths this build would use, and stop
 	*) extra+=("$(readlink -f "$1")") ;;
 	esac
 	shift
 done
-tarball=/usr/src/linux-source-6.12.tar.xz
-die() { echo "rig/kernel: error: $*" >&2; exit 1; }
-[ -r "$tarball" ] || die "$tarball missing (run rig/setup.sh)"
-pkgver=$(dpkg-query -W -f='${Version}' linux-source-6.12)
-tested=$(cat kernel/base-version)
-if [ "$pkgver" != "$tested" ]; then
-	echo "rig/kernel: WARNING: apt installed linux-source-6.12 $pkgver; the series was tested on $tested" >&2
-fi
-mkdir -p build
-if [ $stock = 1 ]; then
-	src=build/linux-stock obj=build/kobj-stock-$flavour patches=()
+if [ "$base" = 6.12 ]; then
+	# The first base: everything directly in kernel/ and build/, as always.
+	series=kernel out=build pkg=linux-source-6.12
 else
-	src=build/linux obj=build/kobj-$flavour
-	# Every patch file but the cover letter (which carries no diff).
-	mapfile -t patches < <(grep -l '^diff ' kernel/patches/*.patch 2>/dev/null | sort)
+	# Another base: kernel/BASE/, build/vNN/ (7.3 -> v73).
+	case $base in
+	*[!0-9.]* | "" | .* | *. | *..*) die "bad base '$base'" ;;
+	esac
+	series=kernel/$base out=build/v$(echo "$base" | tr -d .) pkg=linux-source-$base
+	[ -r "$series/base-version" ] || die "unknown base $base: no $series/base-version"
+	[ -d "$series/configs" ] || die "base $base has no $series/configs/"
 fi
+if [ $stock = 1 ]; then
+	src=$out/linux-stock obj=$out/kobj-stock-$flavour patches=()
+else
+	src=$out/linux obj=$out/kobj-$flavour
+	# Every patch file but the cover letter (which carries no diff).
+	mapfile -t patches < <(grep -l '^diff ' "$series"/patches/*.patch 2>/dev/null | sort)
+fi
+if [ $paths = 1 ]; then
+	echo "series=$series package=$pkg src=$src obj=$obj stage=$out/stage.PID patches=${#patches[@]}"
+	exit 0
+fi
+if [ "$base" = 6.12 ]; then
+	tarball=/usr/src/$pkg.tar.xz
+	[ -r "$tarball" ] || die "$tarball missing (run rig/setup.sh)"
+	pkgver=$(dpkg-query -W -f='${Version}' "$pkg")
+	tested=$(cat kernel/base-version)
+	if [ "$pkgver" != "$tested" ]; then
+		echo "rig/kernel: WARNING: apt installed $pkg $pkgver; the series was tested on $tested" >&2
+	fi
+else
+	# The pristine tree of rig/base-source.sh (which fetches the recorded
+	# version with apt-get download and warns when it is gone from the archive).
+	pristine=$(rig/base-source.sh "$base" "$out") || die "rig/base-source.sh $base failed"
+	pkgver=$(sed -n "s/^$pkg //p" "$pristine.stamp")
+	[ -n "$pkgver" ] || die "$pristine.stamp names no version of $pkg"
+fi
+mkdir -p "$out"
 jobs=$(nproc)
 
 # 1. Source tree.
 srcstamp=$( { echo "$pkgver"; for p in "${patches[@]}"; do sha256sum "$p"; done; } | sha256sum | cut -c1-16)
 if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
-	echo "rig/kernel: unpacking linux-source-6.12 $pkgver and applying ${#patches[@]} patches into $src"
-	stage=build/stage.$$
+	echo "rig/kernel: unpacking $pkg $pkgver and applying ${#patches[@]} patches into $src"
+	stage=$out/stage.$$
 	rm -rf "$stage" && mkdir -p "$stage"
 	trap 'rm -rf "$top/$stage"' EXIT
-	tar xf "$tarball" -C "$stage"
+	if [ "$base" = 6.12 ]; then
+		tar xf "$tarball" -C "$stage"
+	else
+		cp -a "$pristine" "$stage/$pkg"
+	fi
 	for p in "${patches[@]}"; do
-		if ! out=$(patch -d "$stage/linux-source-6.12" -p1 -N -F0 --batch --no-backup-if-mismatch -s < "$p" 2>&1); then
-			printf '%s\n' "$out" >&2
-			die "patch $(basename "$p") does not apply to linux-source-6.12 $pkgver"
+		if ! pout=$(patch -d "$stage/$pkg" -p1 -N -F0 --batch --no-backup-if-mismatch -s < "$p" 2>&1); then
+			printf '%s\n' "$pout" >&2
+			die "patch $(basename "$p") does not apply to $pkg $pkgver"
 		fi
 	done
 	if [ -d "$src" ]; then
 		# Copy only what differs, without preserving times: changed files
 		# become newer than their objects, unchanged ones keep theirs.
-		rsync -rlc --delete "$stage/linux-source-6.12/" "$src/"
+		rsync -rlc --delete "$stage/$pkg/" "$src/"
 	else
-		mv "$stage/linux-source-6.12" "$src"
+		mv "$stage/$pkg" "$src"
 	fi
 	rm -rf "$stage"
 	trap - EXIT
@@ -74,13 +114,22 @@ fi
 # 2. Configuration: tinyconfig + fragments, every requested option verified.
 # A flavour (kernel/configs/NAME/) adds its own *.config fragments; its file
 # "fragments", if present, lists the top-level fragments it keeps (default: all).
-top_frags=(kernel/configs/*.config)
+# Another base's kernel/BASE/configs/shared names fragments of kernel/configs/
+# (6.12's) it is built with, before its own.
+cfgdir=$series/configs
+shared=()
+if [ -f "$cfgdir/shared" ] && [ "$base" != 6.12 ]; then
+	mapfile -t shared < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$cfgdir/shared")
+fi
+top_frags=("${shared[@]}" "$cfgdir"/*.config)
 flav_frags=()
 if [ "$flavour" != default ]; then
-	fdir=kernel/configs/$flavour
+	fdir=$cfgdir/$flavour
 	[ -d "$fdir" ] || die "no flavour directory $fdir"
 	if [ -f "$fdir/fragments" ]; then
-		mapfile -t top_frags < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$fdir/fragments")
+		# A name in the base's configs/, else one of kernel/configs/.
+		mapfile -t top_frags < <(sed 's/#.*//; /^[[:space:]]*$/d' "$fdir/fragments" |
+			while read -r f; do if [ -f "$cfgdir/$f" ]; then echo "$cfgdir/$f"; else echo "kernel/configs/$f"; fi; done)
 	fi
 	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
 fi
@@ -104,7 +153,26 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 	"${mk[@]}" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	"${mk[@]}" olddefconfig >/dev/null
+	# The option lines of the fragments, a later fragment's line for an
+	# option replacing an earlier one's, as merge_config.sh merges them (7.3's
+	# modules.config turns fs.config's =y into =m); other lines as they are.
+	wanted_lines() {
+		cat "${frags[@]}" | awk '
+			{ sym = "" }
+			match($0, /^CONFIG_[A-Za-z0-9_]+=/) { sym = substr($0, 1, RLENGTH - 1) }
+			match($0, /^# CONFIG_[A-Za-z0-9_]+ is not set$/) { sym = $2 }
+			sym == "" { line[++n] = $0; next }
+			!(sym in at) { at[sym] = ++n }
+			{ line[at[sym]] = $0 }
+			END { for (i = 1; i <= n; i++) print line[i] }'
+	}
 	bad=0
+	# Options of the shared 6.12 fragments: one the base no longer has is
+	# only reported (7.3: PROC_SYSCTL is gone, SYSCTL gives /proc/sys).
+	declare -A shared_syms=()
+	if [ ${#shared[@]} -gt 0 ]; then
+		while read -r sym; do shared_syms[$sym]=1; done < <(grep -ho '^CONFIG_[A-Za-z0-9_]*' "${shared[@]}")
+	fi
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=n$ ]] || [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
 			if grep -q "^${BASH_REMATCH[1]}=" "$obj/.config"; then
@@ -116,13 +184,18 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 			if [ $stock = 1 ] && ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$src"; then
 				continue	# added by the series: absent from the stock tree
 			fi
+			if [ -n "${shared_syms[$sym]:-}" ] &&
+			    ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${sym#CONFIG_}[[:space:]]*\$" "$src"; then
+				echo "rig/kernel: config: $line (kernel/configs/, for 6.12): no such option in $pkg, skipped" >&2
+				continue
+			fi
 			if ! grep -qxF "$line" "$obj/.config"; then
 				got=$(grep -E "^(# )?$sym[= ]" "$obj/.config" || echo "absent")
 				echo "rig/kernel: config: wanted $line, got: $got" >&2
 				bad=1
 			fi
 		fi
-	done < <(cat "${frags[@]}")
+	done < <(wanted_lines)
 	[ $bad = 0 ] || { rm -f "$obj/config.stamp"; die "the final .config dropped options the fragments ask for (unmet dependencies?)"; }
 	echo "$cfgstamp" > "$obj/config.stamp"
 fi

@@ -15,7 +15,9 @@ for p in $pkgs; do
 	echo "$installed" | grep -qxF "$p" || missing="$missing $p"
 done
 # A base whose source only trixie-backports has (7.3, issue 25): the pinned
-# apt source, when asked for.  Off by default until the rig builds that base.
+# apt source, when asked for (`make check` does: it boots the 7.3 groups).
+# rig/apt-backports.sh verifies the pin every time and fails setup if
+# anything installed could be upgraded from that suite.
 if [ "${RIG_APT_BACKPORTS:-0}" = 1 ]; then
 	"$top"/rig/apt-backports.sh
 fi

@@ -17,7 +17,8 @@
 Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
 bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
 RIG_KERNEL_FLAVOUR=NAME (as --flavour NAME) / RIG_STOCK=1 select another kernel
-build (see rig/kernel.sh); RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage (or OBJ/vmlinux
+build (see rig/kernel.sh); RIG_BASE=BASE (as --base BASE) another kernel base
+(7.3: kernel/7.3/, build/v73/; default 6.12); RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage (or OBJ/vmlinux
 of a kernel with CONFIG_PVH=y) boots a kernel built elsewhere instead of the
 patched one (e.g. a development tree; OBJ needs usr-headers/, `make
 headers_install`); RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the
@@ -45,17 +46,22 @@ def parser():
     sub = ap.add_subparsers(dest="cmd", required=True)
     flav = dict(metavar="NAME", help="kernel flavour kernel/configs/NAME/ (as RIG_KERNEL_FLAVOUR=NAME); "
                 "debug: the sanitizer kernel, guest groups of kind check and debug")
+    base = dict(metavar="BASE", help="kernel base (as RIG_BASE=BASE): 6.12 (default, kernel/) or 7.3 "
+                "(kernel/7.3/, built in build/v73/); check without groups runs that base's groups")
     p = sub.add_parser("check")
     p.add_argument("groups", nargs="*")
     p.add_argument("--flavour", **flav)
+    p.add_argument("--base", **base)
     p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
     p = sub.add_parser("run")
     p.add_argument("groups", nargs="+")
     p.add_argument("--flavour", **flav)
+    p.add_argument("--base", **base)
     p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
     sub.add_parser("demo").set_defaults(fn=lambda s, a: commands.demo(s))
     p = sub.add_parser("build")
     p.add_argument("--flavour", **flav)
+    p.add_argument("--base", **base)
     p.set_defaults(fn=lambda s, a: commands.build(s))
     p = sub.add_parser("bench")
     p.add_argument("groups", nargs="*")
@@ -69,6 +75,7 @@ def parser():
     p.add_argument("--rtc")
     p.add_argument("--images")
     p.add_argument("--flavour", **flav)
+    p.add_argument("--base", **base)
     p.set_defaults(fn=lambda s, a: commands.boot(s, a.group, a.cmdline, a.rtc, a.images))
     return ap
 
@@ -81,8 +88,15 @@ def main(argv=None):
     except OSError:
         tty_columns = 0
     settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None),
-                                     tty_columns=tty_columns)
+                                     tty_columns=tty_columns, base=getattr(args, "base", None))
     report.set_progress_interval(settings.progress_interval)
+    try:
+        # Settings the rig cannot use (an unknown base) fail at once, not
+        # after waiting for another run.
+        session = Session(settings)
+    except RigError as e:
+        log(f"error: {e}")
+        sys.exit(2)
     # One rig run at a time per checkout: runs share build/ (kernel objects,
     # initramfs, build/runs/GROUP); a second one waits instead of clobbering.
     os.makedirs(BUILD, exist_ok=True)
@@ -93,7 +107,7 @@ def main(argv=None):
         log("another rig run is using build/; waiting for it")
         fcntl.flock(lock, fcntl.LOCK_EX)
     try:
-        sys.exit(args.fn(Session(settings), args))
+        sys.exit(args.fn(session, args))
     except RigError as e:
         log(f"error: {e}")
         sys.exit(2)

@@ -20,53 +20,65 @@ from . import compare, demo as demo_mod, groups, hostsuites, images, ktap, repor
 from .common import BUILD, TOP, RigError, read
 from .initramfs import initrd_for
 from .judge import judge
-from .kernel import DEBUG_FLAVOUR, DEFAULT_FLAVOUR
+from .kernel import DEBUG_FLAVOUR, DEFAULT_BASE, DEFAULT_FLAVOUR
 from .report import log
 
 
 def check(session, wanted=()):
     """`check [GROUP...]`, `run GROUP...`; the exit status."""
     allg = session.groups
-    names = groups.check_names(allg, wanted) if wanted else groups.for_check(allg, session.debug)
+    names = groups.check_names(allg, wanted) if wanted else groups.for_check(allg, session.debug,
+                                                                              session.kernel.base)
+    other_base = session.kernel.base != DEFAULT_BASE
     # The host suites need no kernel: they start first and run beside
     # everything else.
     # (fsaudit is built first: the initramfs takes the same binary.)
     hostpool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     host = None
-    if not wanted and not session.debug:
+    if not wanted and not session.debug and not other_base:
         if os.path.exists(os.path.join(TOP, "fsaudit", "Makefile")):
             subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         host = hostpool.submit(hostsuites.run_all)
-    try:
-        built = session.prepare(session.kernel)
-    except RigError as e:
-        # Still one line per test and the summary: the build is a test too.
-        log(f"error: {e}")
-        results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL, str(e).splitlines()[-16:])]
-        return report.finish((host.result() if host else []) + results)
-    # Other kernel flavours the groups ask for; a failed build fails its groups only.
-    kernels, build_fail = {}, []
-    for fl in groups.flavours(allg, names):
+    # The run's kernel, unless every group named has a kernel of its own
+    # (`run v73-kunit`: nothing of 6.12 is prepared).
+    own = groups.kernels(allg, names)
+    built = None
+    if not names or any((allg[n].base, allg[n].flavour) == ("", "") for n in names) or pairs_wanted(session, wanted):
         try:
-            kernels[fl] = session.prepare(session.kernel.with_flavour(fl))
+            built = session.prepare(session.kernel)
+        except RigError as e:
+            # Still one line per test and the summary: the build is a test too.
+            log(f"error: {e}")
+            results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL, str(e).splitlines()[-16:])]
+            return report.finish((host.result() if host else []) + results)
+    # Other kernel flavours and bases the groups ask for; a failed build
+    # fails its groups only.
+    kernels, build_fail = {}, []
+    for b, fl in own:
+        kern = session.group_kernel(b, fl)
+        try:
+            kernels[(b, fl)] = session.prepare(kern)
         except RigError as e:
             log(f"error: {e}")
-            skipped = [n for n in names if allg[n].flavour == fl]
-            build_fail.append(ktap.Result(f"build: kernel flavour {fl} (groups {', '.join(skipped)})", ktap.FAIL,
+            skipped = [n for n in names if (allg[n].base, allg[n].flavour) == (b, fl)]
+            what = f"flavour {fl}" if not b else kern.label[len("kernel "):]
+            build_fail.append(ktap.Result(f"build: kernel {what} (groups {', '.join(skipped)})", ktap.FAIL,
                                           str(e).splitlines()[-16:]))
             names = [n for n in names if n not in skipped]
+    if built is None:
+        if not kernels:
+            return report.finish((host.result() if host else []) + build_fail)
+        built = next(iter(kernels.values()))
     # The debug kernel changes nothing for the host suites: guest groups only,
     # their logs in build/runs/debug-GROUP.
     tag = ""
     if session.debug:
         tag = ("stock-" if session.kernel.stock else "") + DEBUG_FLAVOUR + "-"
-    pairs = []
-    if not wanted and session.kernel.flavour == DEFAULT_FLAVOUR and not session.kernel.stock:
-        # The pairs of compare.py (upstream's own tests; every ext2 mount
-        # option: the same errnos, options, messages) on the patched and the
-        # stock kernel, results compared.
-        pairs = list(compare.PAIRS)
+    # The pairs of compare.py (upstream's own tests; every ext2 mount
+    # option: the same errnos, options, messages) on the patched and the
+    # stock kernel, results compared.
+    pairs = list(compare.PAIRS) if pairs_wanted(session, wanted) else []
 
     def comparisons():
         # One pair after the other in this one thread; their boots queue
@@ -80,6 +92,13 @@ def check(session, wanted=()):
     return report.finish(results, accel)
 
 
+def pairs_wanted(session, wanted):
+    """Whether `check` runs the comparison pairs: without named groups, on
+    the default base's patched kernel of the default flavour."""
+    k = session.kernel
+    return not wanted and k.flavour == DEFAULT_FLAVOUR and not k.stock and k.base == DEFAULT_BASE
+
+
 def build(session):
     session.prepare(session.kernel)
     return 0
@@ -91,6 +110,9 @@ def demo(session):
 
 def check_pair(session, pair):
     """`check-upstream`, `check-ext2-options`."""
+    if session.kernel.base != DEFAULT_BASE:
+        # Their stock side's reference cache and logs are the default base's.
+        raise RigError(f"the comparison pairs run on base {DEFAULT_BASE} only, not {session.kernel.base}")
     return compare.cmd(session, session.kernel, pair)
 
 
@@ -117,10 +139,12 @@ def bench(session, wanted=()):
 
 def boot(session, group, cmdline=None, rtc=None, image_names=None):
     """`boot GROUP`: one boot with the console, the results channel, the
-    status and the verdict on stdout.  The group's `flavour =` picks the
-    kernel unless the run names one."""
+    status and the verdict on stdout.  The group's `flavour =` and `base =`
+    pick the kernel unless the run names one."""
     g = session.groups.get(group) or groups.unknown(group, groups.DEFAULT_TIMEOUT * session.timeout_scale)
     kernel = session.kernel
+    if g.base and not session.settings.base:
+        kernel = kernel.with_base(g.base)
     if g.flavour and not session.settings.flavour:
         kernel = kernel.with_flavour(g.flavour)
     built = session.prepare(kernel)
@@ -140,7 +164,8 @@ def boot(session, group, cmdline=None, rtc=None, image_names=None):
         accel = session.accelerator(built)
         imgs = images.guest_images(session, accel, built, names, imgs)
         r = session.boot(accel, built.image, initrd_for(built.initrd, g), group, {n: imgs[n] for n in names},
-                         (g.cmdline + " " + (cmdline or "")).strip(), rtc or g.rtc, g.timeout, g.smp)
+                         (g.cmdline + " " + (cmdline or "")).strip(), rtc or g.rtc, g.timeout, g.smp,
+                         run_dir=os.path.join(built.kernel.runs_dir, group))
     sys.stdout.write(r["console"])
     print("---- results channel ----")
     sys.stdout.write(r["results"])

@@ -121,7 +121,8 @@ def run(session, kernel):
     with Step("kernel and initramfs"):
         built = session.prepare(kernel)
         # demo-admin boots Debian's systemd on the `system` flavour
-        kernels = {fl: session.prepare(kernel.with_flavour(fl)) for fl in groups.flavours(allg, names)}
+        kernels = {(b, fl): session.prepare((kernel.with_base(b) if b else kernel).with_flavour(fl))
+                   for b, fl in groups.kernels(allg, names)}
     with Step(f"booting {', '.join(names)} in parallel"):
         res, accel = session.run_groups(names, built, kernels)
     out = sys.stdout

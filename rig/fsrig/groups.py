@@ -10,8 +10,9 @@ kernel (`make check-debug`) timeouts are multiplied by the scale
 flavour of its own ending in -debug gets the scaled timeout everywhere.
 
 for_check() selects what `check` runs: the groups of kind check (and, on the
-debug kernel, of kind debug; there a group with a flavour of its own runs only
-if it is of kind debug, the others ran in `make check`).
+debug kernel, of kind debug; there a group with a flavour or a base of its
+own runs only if it is of kind debug, the others ran in `make check`).  A run
+on another base (`--base 7.3`) selects only the groups of that base.
 """
 
 import configparser
@@ -19,7 +20,7 @@ import dataclasses
 import os
 
 from .common import TOP, die
-from .kernel import Kernel
+from .kernel import BASES, DEFAULT_BASE, Kernel
 
 GROUPS_CONF = os.path.join(TOP, "tests", "groups.conf")
 KINDS = ("check", "demo", "bench", "stock", "debug", "pending")
@@ -57,6 +58,7 @@ class Group:
     hotplug: tuple = ()
     expect_panic: str = ""
     flavour: str = ""
+    base: str = ""              # the kernel base it boots on ("": the run's)
     extras: bool = False
     sleeps: bool = False
 
@@ -65,10 +67,12 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
     """{name: Group} of groups.conf TEXT, in the file's order.
 
     DEBUG: for the debug kernel (timeouts scaled, debug_env).  FLAVOUR_EXISTS:
-    a function telling whether kernel flavour NAME exists (default: a
-    directory kernel/configs/NAME/)."""
+    a function telling whether kernel flavour NAME exists on BASE (default: a
+    directory kernel/configs/NAME/, kernel/BASE/configs/NAME/ for another
+    base)."""
     if flavour_exists is None:
-        flavour_exists = lambda f: os.path.isdir(os.path.join(Kernel().configs_dir, f))  # noqa: E731
+        flavour_exists = lambda f, b=DEFAULT_BASE: os.path.isdir(  # noqa: E731
+            os.path.join(Kernel(base=b).configs_dir, f))
     cp = configparser.ConfigParser(interpolation=None)
     cp.read_string(text, source="tests/groups.conf")
     out = {}
@@ -92,6 +96,7 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             hotplug=tuple(s.get("hotplug", "").split()),
             expect_panic=s.get("expect_panic", ""),
             flavour=s.get("flavour", ""),
+            base=s.get("base", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),
             sleeps=s.getboolean("sleeps", False),
         )
@@ -112,8 +117,12 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             die(f"tests/groups.conf [{name}]: system_root must be one of {', '.join(SYSTEM_ROOTS)}")
         if g["kind"] not in KINDS:
             die(f"tests/groups.conf [{name}]: kind must be check, demo, bench, stock, debug or pending")
-        if g["flavour"] and not flavour_exists(g["flavour"]):
-            die(f"tests/groups.conf [{name}]: no kernel flavour kernel/configs/{g['flavour']}/")
+        if g["base"] and g["base"] not in BASES:
+            die(f"tests/groups.conf [{name}]: unknown kernel base {g['base']!r}; bases: {', '.join(BASES)}")
+        if g["flavour"] and not (flavour_exists(g["flavour"], g["base"]) if g["base"] and g["base"] != DEFAULT_BASE
+                                 else flavour_exists(g["flavour"])):
+            d = os.path.relpath(Kernel(base=g["base"] or DEFAULT_BASE).configs_dir, TOP)
+            die(f"tests/groups.conf [{name}]: no kernel flavour {d}/{g['flavour']}/")
         out[name] = Group(name, **g)
     return out
 
@@ -128,10 +137,16 @@ def unknown(name, timeout):
     return Group(name, timeout=timeout)
 
 
-def for_check(allg, debug=False):
-    """The groups `check` runs when none are named."""
+def for_check(allg, debug=False, base=DEFAULT_BASE):
+    """The groups `check` runs when none are named: on the default base,
+    those of kind check, whatever their base (each boots on its own); on
+    another BASE (`check --base 7.3`), only the groups of that base."""
     kinds = ("check", "debug") if debug else ("check",)
-    return [n for n, g in allg.items() if g.kind in kinds and not (debug and g.flavour and g.kind != "debug")]
+    own = [n for n, g in allg.items()
+           if g.kind in kinds and not (debug and (g.flavour or g.base) and g.kind != "debug")]
+    if base != DEFAULT_BASE:
+        return [n for n in own if allg[n].base == base]
+    return own
 
 
 def of_kind(allg, kind):
@@ -149,3 +164,10 @@ def check_names(allg, names):
 def flavours(allg, names):
     """The kernel flavours groups NAMES ask for (`flavour =`), in order, once each."""
     return list(dict.fromkeys(allg[n].flavour for n in names if allg[n].flavour))
+
+
+def kernels(allg, names):
+    """The kernels other than the run's that groups NAMES ask for, as
+    (base, flavour) keys ("": the run's), in order, once each."""
+    return list(dict.fromkeys((allg[n].base, allg[n].flavour) for n in names
+                              if allg[n].base or allg[n].flavour))

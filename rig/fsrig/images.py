@@ -22,6 +22,7 @@ import subprocess
 import threading
 import time
 
+from . import initramfs
 from .common import BUILD, TOP, die, file_sha, read, sha, write_if_changed
 from .report import log
 
@@ -127,7 +128,7 @@ def prepare_rootfs(session, accel, built, name, base):
     of the empty image NAME as a writable disk, and tests/guest/prepare-rootfs.sh
     mounts it read-write in the guest and copies busybox, /init and the guest
     scripts onto it.  Remade when the base image or the initramfs changes."""
-    kern = os.path.basename(built.initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
+    kern = initramfs.kernel_tag(built.initrd)    # kobj-FLAVOUR, vNN-kobj-FLAVOUR
     out = os.path.join(BUILD, "images", name + (".rootfs.img" if kern == "kobj-default" else f".rootfs-{kern}.img"))
     key = rootfs_key(file_sha(base), read(built.initrd + ".stamp", ""), file_sha(built.image))
     return prepare_image(session, accel, built, "prepare-rootfs", name, base, out, key)
@@ -139,8 +140,8 @@ def host_rootfs(built, fstype):
     scripts and programs): mkfs only, nothing is mounted.  For filesystems
     that no kernel writes (cramfs), so no guest can prepare them.  Cached
     in build/images/ until the initramfs changes."""
-    kern = os.path.basename(built.initrd)[len("initramfs-"):-len(".cpio")]    # kobj-FLAVOUR
-    tree = os.path.join(BUILD, f"initramfs-{kern}.d")
+    kern = initramfs.kernel_tag(built.initrd)    # kobj-FLAVOUR, vNN-kobj-FLAVOUR
+    tree = built.initrd[:-len(".cpio")] + ".d"
     out = os.path.join(BUILD, "images", f"root-{kern}.{fstype}.img")
     stamp = read(built.initrd + ".stamp", "")
     if read(out + ".stamp", None) == stamp and os.path.exists(out):

@@ -29,13 +29,29 @@ def selftest_dirs():
     return [l.split("#")[0].strip() for l in text.splitlines() if l.split("#")[0].strip()]
 
 
-def build_selftests(src, obj, dest, stock):
+def series_adds(patches_dir, path):
+    """Whether a patch of the series in PATCHES_DIR creates or changes files under PATH/."""
+    if not patches_dir or not os.path.isdir(patches_dir):
+        return False
+    needle = f"+++ b/{path.rstrip('/')}/"
+    return any(needle in read(os.path.join(patches_dir, f), "")
+               for f in sorted(os.listdir(patches_dir)) if f.endswith(".patch"))
+
+
+def build_selftests(src, obj, dest, stock, patches_dir=None):
     """Build the kselftests named in tests/selftests.conf from the tree SRC,
     statically linked (as the kselftest documentation asks for a minimal
     guest), copied stripped (debug info is most of their size).  STOCK: the
-    tree without the series, which lacks the series' own selftests."""
+    tree without the series, which lacks the series' own selftests.
+    PATCHES_DIR: the series applied to SRC when it is another base's than
+    the default (kernel/patches/): only the selftests that series adds are
+    built (none on 7.3 yet); upstream's own, listed for the comparison
+    pairs, run on the default base only (7.3's statmount tests also need
+    libcap)."""
     hdrs = os.path.join(obj, "usr-headers", "include")
     for d in selftest_dirs():
+        if patches_dir and not series_adds(patches_dir, f"tools/testing/selftests/{d}"):
+            continue    # another base: upstream's, or not in its series yet
         sdir = os.path.join(src, "tools", "testing", "selftests", d)
         if not os.path.isdir(sdir):
             if stock:
@@ -155,7 +171,7 @@ def content_key(parts):
     return sha(sorted(files))
 
 
-def build(src, obj, stock, groups):
+def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
     """The initramfs of the kernel in OBJ (built from the tree SRC; STOCK: without
     the series): OBJ's initramfs-kobj-X.cpio, and beside it
     initramfs-kobj-X-full.cpio, the same followed by the extras: the
@@ -165,9 +181,12 @@ def build(src, obj, stock, groups):
     one (initrd_for()): every boot unpacks its initramfs, ~17 ms of TCG per
     MB on the boot's critical path, and the extras are 11 of its 15 MB.
     GROUPS: the run's groups ({name: Group}), for the wrappers of `selftest =`
-    groups.  Returns the path of the first."""
-    stage = os.path.join(BUILD, f"initramfs-{os.path.basename(obj)}.d")
-    xstage = os.path.join(BUILD, f"initramfs-{os.path.basename(obj)}-extras.d")
+    groups.  OUT_DIR: where the archives and their staging trees go (build/,
+    or build/vNN/ for another base: Kernel.build_root); PATCHES_DIR: that
+    base's series (build_selftests()).  Returns the path of the first."""
+    os.makedirs(out_dir, exist_ok=True)
+    stage = os.path.join(out_dir, f"initramfs-{os.path.basename(obj)}.d")
+    xstage = os.path.join(out_dir, f"initramfs-{os.path.basename(obj)}-extras.d")
     for d in (stage, xstage):
         shutil.rmtree(d, ignore_errors=True)
     for d in ("bin", "sbin", "dev", "proc", "sys", "tmp", "mnt", "tests"):
@@ -189,7 +208,8 @@ def build(src, obj, stock, groups):
         if f.endswith(".sh"):
             shutil.copy2(os.path.join(GUEST_DIR, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
-    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock)
+    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock,
+                    patches_dir if out_dir != BUILD else None)
     # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
     # installed them (/lib/modules/<release>/, depmod run) and busybox's
     # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)
@@ -216,7 +236,7 @@ def build(src, obj, stock, groups):
             os.chmod(p, 0o755)
     # Content hash of the trees decides whether the archives are rewritten.
     key = content_key((("base", stage), ("extras", xstage)))
-    out = os.path.join(BUILD, f"initramfs-{os.path.basename(obj)}.cpio")
+    out = os.path.join(out_dir, f"initramfs-{os.path.basename(obj)}.cpio")
     full = out[:-len(".cpio")] + "-full.cpio"
     if read(out + ".stamp") != key or not os.path.exists(out) or not os.path.exists(full):
         archives = []
@@ -231,6 +251,15 @@ def build(src, obj, stock, groups):
             os.replace(path + ".tmp", path)
         write_if_changed(out + ".stamp", key)
     return out
+
+
+def kernel_tag(initrd):
+    """The name of the kernel of initramfs INITRD in file names:
+    kobj-FLAVOUR for build/initramfs-kobj-FLAVOUR.cpio, vNN-kobj-FLAVOUR for
+    another base's build/vNN/initramfs-kobj-FLAVOUR.cpio (Kernel.build_root)."""
+    kern = os.path.basename(initrd)[len("initramfs-"):-len(".cpio")]
+    d = os.path.basename(os.path.dirname(os.path.abspath(initrd)))
+    return f"{d}-{kern}" if re.fullmatch(r"v\d+", d) else kern
 
 
 def initrd_for(initrd, group):

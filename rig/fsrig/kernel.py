@@ -3,7 +3,8 @@
 """A kernel to build and boot, as a value, and its build by rig/kernel.sh.
 
 Kernel(base, flavour, stock, prebuilt) names one kernel: the base (the
-kernel source and the directory of its series: today one, 6.12 in kernel/),
+kernel source and the directory of its series: 6.12 in kernel/, built in
+build/; 7.3 in kernel/7.3/, built in build/v73/),
 the flavour (kernel/configs/FLAVOUR/, "default" for the top-level fragments
 alone), the series applied or not (stock), or a kernel built elsewhere
 (RIG_BZIMAGE).  Everything that depends on which kernel is meant (the object
@@ -28,7 +29,10 @@ from .report import TTY, hms, log, progress, progress_done, stamp
 
 # The bases the rig can build: name -> the directory of its series
 # (patches/, configs/, base-version), relative to the top of the project.
-BASES = {"6.12": "kernel"}
+# The default base builds in build/ itself, another in build/vNN/ (7.3:
+# build/v73/), so that no two bases share a tree, objects, an initramfs, a
+# root image or the logs of a boot.
+BASES = {"6.12": "kernel", "7.3": "kernel/7.3"}
 DEFAULT_BASE = "6.12"
 DEFAULT_FLAVOUR = "default"
 # `make check-debug` (rig.py check --flavour debug): kernel/configs/debug/
@@ -50,6 +54,21 @@ class Kernel:
             die(f"unknown kernel base {self.base!r}; bases: {', '.join(BASES)}")
         if not self.flavour:
             object.__setattr__(self, "flavour", DEFAULT_FLAVOUR)
+
+    @property
+    def tag(self):
+        """"" for the default base, else "vNN" (7.3: "v73"): its directory in build/."""
+        return "" if self.base == DEFAULT_BASE else "v" + self.base.replace(".", "")
+
+    @property
+    def build_root(self):
+        """Where this base's trees, objects and initramfs live: build/ or build/vNN/."""
+        return os.path.join(BUILD, self.tag) if self.tag else BUILD
+
+    @property
+    def runs_dir(self):
+        """The logs of its boots: build/runs/ or build/vNN/runs/."""
+        return os.path.join(self.build_root, "runs")
 
     @property
     def base_dir(self):
@@ -79,17 +98,33 @@ class Kernel:
         return ("kobj-stock-" if self.stock else "kobj-") + self.flavour
 
     @property
+    def obj_dir(self):
+        """The object directory rig/kernel.sh builds it in: build/[vNN/]kobj-…"""
+        return os.path.join(self.build_root, self.obj_name)
+
+    @property
+    def obj_key(self):
+        """Its key in build/kernel-objects.json: kobj-… or vNN/kobj-…"""
+        return f"{self.tag}/{self.obj_name}" if self.tag else self.obj_name
+
+    @property
     def src_dir(self):
-        """The source tree: the series applied (build/linux) or not (build/linux-stock)."""
-        return os.path.join(BUILD, "linux-stock" if self.stock else "linux")
+        """The source tree: the series applied (build/[vNN/]linux) or not (linux-stock)."""
+        return os.path.join(self.build_root, "linux-stock" if self.stock else "linux")
 
     @property
     def label(self):
-        return f"kernel {self.obj_name[len('kobj-'):]}"
+        base = "" if self.base == DEFAULT_BASE else self.base + " "
+        return f"kernel {base}{self.obj_name[len('kobj-'):]}"
 
     def with_flavour(self, flavour):
         """The same kernel in another flavour (a group's `flavour =`)."""
         return dataclasses.replace(self, flavour=flavour or DEFAULT_FLAVOUR, prebuilt="")
+
+    def with_base(self, base):
+        """The same kernel on another base (a group's `base =`)."""
+        base = base or DEFAULT_BASE
+        return self if base == self.base else dataclasses.replace(self, base=base, prebuilt="")
 
     def as_stock(self):
         """The same base and config without the series (the stock side of a comparison)."""
@@ -98,6 +133,8 @@ class Kernel:
     def build_cmd(self):
         """The rig/kernel.sh command that builds this kernel."""
         cmd = [os.path.join(TOP, "rig", "kernel.sh")]
+        if self.base != DEFAULT_BASE:
+            cmd += ["--base", self.base]
         if self.stock:
             cmd.append("--stock")
         if self.flavour != DEFAULT_FLAVOUR:
@@ -135,7 +172,7 @@ def build(kernel):
     th.start()
     lines, step, done, ok = [], [None], threading.Event(), [False]
     watcher = threading.Thread(target=_kbuild_progress,
-                               args=(label, os.path.join(BUILD, kernel.obj_name), step, done, ok), daemon=True)
+                               args=(label, kernel.obj_dir, kernel.obj_key, step, done, ok), daemon=True)
     watcher.start()
     t_all = time.monotonic()
     for line in p.stdout:
@@ -166,14 +203,13 @@ def _end_step(label, step, failed=False):
         step[0] = None
 
 
-def _kbuild_progress(label, obj, step, done, ok):
+def _kbuild_progress(label, obj, name, step, done, ok):
     """While rig/kernel.sh builds OBJ: objects (*.o) written since the build
-    step started, against the count of the last full build of OBJ (or of any
-    kernel, for a first build) kept in build/kernel-objects.json, with an
-    estimate of the time left."""
+    step started, against the count of the last full build of OBJ (key NAME,
+    Kernel.obj_key; or of any kernel, for a first build) kept in
+    build/kernel-objects.json, with an estimate of the time left."""
     counts_file = os.path.join(BUILD, "kernel-objects.json")
     counts = load_json(counts_file)
-    name = os.path.basename(obj)
     full = started = None
     while not done.wait(1 if TTY else 5):
         if not step[0] or step[0][0] != "building":

@@ -20,7 +20,7 @@ import threading
 from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
 from .common import BUILD, RigError
 from .judge import judge
-from .kernel import DEBUG_FLAVOUR, Kernel
+from .kernel import DEBUG_FLAVOUR, DEFAULT_BASE, Kernel
 from .report import Step, log
 
 
@@ -35,14 +35,15 @@ class Settings:
     reference_cache: bool = True        # not RIG_NO_REFERENCE_CACHE=1
     bzimage: str = ""                   # RIG_BZIMAGE: a kernel built elsewhere
     flavour: str = ""                   # RIG_KERNEL_FLAVOUR or --flavour
+    base: str = ""                      # RIG_BASE or --base: the kernel base (default 6.12)
     stock: bool = False                 # RIG_STOCK=1: the kernel without the series
     columns: int = 0                    # COLUMNS, else the terminal's width; 0: not a terminal
 
 
     @classmethod
-    def from_environ(cls, env, flavour=None, tty_columns=0):
+    def from_environ(cls, env, flavour=None, tty_columns=0, base=None):
         """Settings from environment ENV; FLAVOUR (--flavour) wins over
-        RIG_KERNEL_FLAVOUR; COLUMNS (a positive number) over TTY_COLUMNS, the
+        RIG_KERNEL_FLAVOUR, BASE (--base) over RIG_BASE; COLUMNS (a positive number) over TTY_COLUMNS, the
         width of the terminal stdout is (0: none)."""
         cols = env.get("COLUMNS", "")
         return cls(jobs=int(env.get("RIG_JOBS", os.cpu_count() or 1)),
@@ -53,14 +54,16 @@ class Settings:
                    reference_cache=env.get("RIG_NO_REFERENCE_CACHE") != "1",
                    bzimage=env.get("RIG_BZIMAGE", ""),
                    flavour=flavour or env.get("RIG_KERNEL_FLAVOUR", ""),
+                   base=base or env.get("RIG_BASE", ""),
                    stock=env.get("RIG_STOCK") == "1",
                    columns=int(cols) if cols.isdigit() and int(cols) > 0 else tty_columns)
 
     def kernel(self):
         """The run's kernel.  RIG_BZIMAGE stands for the patched kernel of the
-        default flavour only (not for the stock kernel nor another flavour)."""
+        default flavour only (not for the stock kernel nor another flavour),
+        on the run's base."""
         prebuilt = os.path.abspath(self.bzimage) if self.bzimage and not self.stock and not self.flavour else ""
-        return Kernel(flavour=self.flavour, stock=self.stock, prebuilt=prebuilt)
+        return Kernel(base=self.base or DEFAULT_BASE, flavour=self.flavour, stock=self.stock, prebuilt=prebuilt)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -102,10 +105,17 @@ class Session:
         with self._prepare_lock:
             if kernel not in self._prepared:
                 image, obj = kernel_mod.build(kernel)
-                with Step(f"initramfs {os.path.basename(obj)}"):
-                    initrd = initramfs.build(kernel.src_dir, obj, kernel.stock, self.groups)
+                with Step(f"initramfs {os.path.join(kernel.tag, os.path.basename(obj))}"):
+                    initrd = initramfs.build(kernel.src_dir, obj, kernel.stock, self.groups,
+                                             out_dir=kernel.build_root, patches_dir=kernel.patches_dir)
                 self._prepared[kernel] = Built(kernel, image, obj, initrd)
             return self._prepared[kernel]
+
+    def group_kernel(self, base="", flavour=""):
+        """The kernel of a group with `base = BASE`, `flavour = FLAVOUR`
+        ("": the run's): the run's kernel on that base, in that flavour."""
+        k = self.kernel.with_base(base) if base else self.kernel
+        return k.with_flavour(flavour) if flavour else k
 
     def accelerator(self, built):
         """KVM or TCG for this run (qemu.choose_accelerator(); a KVM probe boots BUILT)."""
@@ -153,7 +163,7 @@ class Session:
                                          g.timeout, g.smp, use_cache=self.settings.reference_cache)
         else:
             r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp,
-                          run_dir=os.path.join(BUILD, "runs", run_tag + n), icount=g.icount, sleeps=g.sleeps,
+                          run_dir=os.path.join(built.kernel.runs_dir, run_tag + n), icount=g.icount, sleeps=g.sleeps,
                           hotplug={i: images[i] for i in g.hotplug})
         if not r.get("cached"):
             log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
@@ -161,15 +171,16 @@ class Session:
 
     def run_groups(self, names, built, kernels=None, run_tag=""):
         """Boot groups NAMES, all at once through the boot queue, on kernel
-        BUILT, or KERNELS[flavour] ({flavour: Built}) for a group with
-        `flavour =`; returns (results in NAMES' order, accelerator)."""
+        BUILT, or KERNELS[(base, flavour)] ({(base, flavour): Built},
+        groups.kernels()) for a group with `base =` or `flavour =`; returns
+        (results in NAMES' order, accelerator)."""
         allg = self.groups
         images = images_mod.build(sorted({i for n in names for i in allg[n].images + allg[n].hotplug}))
         accel = self.accelerator(built)
 
         def one(n):
             g = allg[n]
-            return self.boot_group(accel, (kernels or {}).get(g.flavour, built), g, images, run_tag)
+            return self.boot_group(accel, (kernels or {}).get((g.base, g.flavour), built), g, images, run_tag)
 
         # Longest first (by the last run's times), so parallel boots finish together;
         # results are still reported in the configured order.

@@ -137,6 +137,43 @@ class GroupsConf(unittest.TestCase):
             groups.parse("[m]\nflavour = no-such-flavour\n")
 
 
+class BaseKey(unittest.TestCase):
+    CONF = "[a]\n[on-73]\nbase = 7.3\n[on-73-modules]\nbase = 7.3\nflavour = modules\n" \
+           "[on-modules]\nflavour = modules\n[debug-73]\nbase = 7.3\nkind = debug\n[pending-73]\nbase = 7.3\nkind = pending\n"
+
+    def parse(self, debug=False):
+        return groups.parse(self.CONF, debug, flavour_exists=lambda f, b="6.12": f == "modules")
+
+    def test_the_base_is_read(self):
+        allg = self.parse()
+        self.assertEqual((allg["a"].base, allg["on-73"].base, allg["on-73-modules"].flavour), ("", "7.3", "modules"))
+
+    def test_an_unknown_base_is_an_error(self):
+        with self.assertRaisesRegex(RigError, r"\[b\]: unknown kernel base '6.1'; bases: 6.12, 7.3"):
+            parse("[b]\nbase = 6.1\n")
+
+    def test_a_flavour_must_exist_on_the_groups_base(self):
+        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/7.3/configs/bench/"):
+            groups.parse("[m]\nbase = 7.3\nflavour = bench\n")
+        self.assertEqual(groups.parse("[m]\nbase = 7.3\nflavour = modules\n")["m"].flavour, "modules")
+        groups.parse("[m]\nflavour = bench\n")
+
+    def test_check_on_the_default_base_runs_every_base(self):
+        self.assertEqual(groups.for_check(self.parse()), ["a", "on-73", "on-73-modules", "on-modules"])
+
+    def test_check_on_7_3_runs_that_bases_groups_only(self):
+        self.assertEqual(groups.for_check(self.parse(), base="7.3"), ["on-73", "on-73-modules"])
+
+    def test_check_debug_leaves_other_bases_out_unless_of_kind_debug(self):
+        self.assertEqual(groups.for_check(self.parse(debug=True), debug=True), ["a", "debug-73"])
+
+    def test_the_kernels_groups_ask_for(self):
+        allg = self.parse()
+        self.assertEqual(groups.kernels(allg, list(allg)),
+                         [("7.3", ""), ("7.3", "modules"), ("", "modules")])
+        self.assertEqual(groups.kernels(allg, ["a"]), [])
+
+
 class Selection(unittest.TestCase):
     def test_check_runs_the_groups_of_kind_check_with_their_flavours(self):
         self.assertEqual(groups.for_check(parse()), ["plain", "full", "kselftest", "on-modules"])
@@ -188,6 +225,12 @@ class TheProjectsGroups(unittest.TestCase):
             script = os.path.join(TOP, "tests", d, g.name + ".sh")
             self.assertTrue(g.selftest or g.expect_panic or os.access(script, os.X_OK),
                             f"[{g.name}]: no selftest =, no expect_panic = and no executable tests/{d}/{g.name}.sh")
+
+    def test_base_7_3_groups_boot_on_7_3(self):
+        """Groups named v73-* are the 7.3 base's, and only they ask for it."""
+        v73 = [n for n, g in self.allg.items() if g.base == "7.3"]
+        self.assertTrue(v73)
+        self.assertEqual(v73, [n for n in self.allg if n.startswith("v73-")])
 
     def test_system_groups_boot_the_system_flavour(self):
         """systemd needs what only kernel/configs/system/ has (cgroups, AF_UNIX, ...)."""

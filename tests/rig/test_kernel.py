@@ -3,10 +3,12 @@
 """The kernel value, the settings read from the environment, and the session
 that ties them: which kernel a run builds and boots."""
 import os
+import subprocess
+import sys
 import unittest
 
 from fsrig.common import BUILD, TOP, RigError
-from fsrig.kernel import Kernel, obj_dir
+from fsrig.kernel import BASES, Kernel, obj_dir
 from fsrig.session import Session, Settings
 
 
@@ -61,9 +63,132 @@ class KernelValue(unittest.TestCase):
         with self.assertRaisesRegex(RigError, "unknown kernel base '2.6'"):
             Kernel(base="2.6")
 
+    def test_a_base_is_known_by_its_directory(self):
+        self.assertEqual(Kernel(base="7.3").base_dir, os.path.join(TOP, "kernel", "7.3"))
+        for base in BASES:
+            self.assertTrue(os.path.isfile(os.path.join(Kernel(base=base).base_dir, "base-version")), base)
+            self.assertTrue(os.path.isdir(Kernel(base=base).configs_dir), base)
+
     def test_obj_dir_of_vmlinux_and_bzimage(self):
         self.assertEqual(obj_dir("/b/kobj-default/vmlinux"), "/b/kobj-default")
         self.assertEqual(obj_dir("/b/kobj-default/arch/x86/boot/bzImage"), "/b/kobj-default")
+
+
+class Bases(unittest.TestCase):
+    """The default base keeps the paths it always had; another base builds in
+    build/vNN/, so that two bases never share a tree, objects or logs."""
+
+    def test_6_12_paths_are_unchanged(self):
+        k = Kernel()
+        self.assertEqual((k.tag, k.build_root, k.runs_dir), ("", BUILD, os.path.join(BUILD, "runs")))
+        self.assertEqual(k.obj_dir, os.path.join(BUILD, "kobj-default"))
+        self.assertEqual(k.obj_key, "kobj-default")
+        self.assertEqual(Kernel(flavour="modules").as_stock().obj_dir, os.path.join(BUILD, "kobj-stock-modules"))
+        self.assertEqual(Kernel(base="6.12"), Kernel())
+        self.assertEqual(Kernel().with_base(""), Kernel())
+        self.assertEqual(Kernel().with_base("6.12").build_cmd(), [os.path.join(TOP, "rig", "kernel.sh")])
+
+    def test_7_3_paths(self):
+        k = Kernel(base="7.3")
+        v73 = os.path.join(BUILD, "v73")
+        self.assertEqual((k.tag, k.build_root, k.runs_dir), ("v73", v73, os.path.join(v73, "runs")))
+        self.assertEqual(k.obj_dir, os.path.join(v73, "kobj-default"))
+        self.assertEqual(k.obj_key, "v73/kobj-default")
+        self.assertEqual(k.src_dir, os.path.join(v73, "linux"))
+        self.assertEqual(k.as_stock().src_dir, os.path.join(v73, "linux-stock"))
+        self.assertEqual(k.as_stock().obj_dir, os.path.join(v73, "kobj-stock-default"))
+        self.assertEqual(k.patches_dir, os.path.join(TOP, "kernel", "7.3", "patches"))
+        self.assertEqual(k.configs_dir, os.path.join(TOP, "kernel", "7.3", "configs"))
+        self.assertEqual(k.with_flavour("modules").flavour_dir, os.path.join(TOP, "kernel", "7.3", "configs", "modules"))
+        self.assertEqual(k.label, "kernel 7.3 default")
+        self.assertEqual(k.as_stock().label, "kernel 7.3 stock-default")
+        self.assertEqual(k.build_cmd()[1:], ["--base", "7.3"])
+        self.assertEqual(k.with_flavour("modules").as_stock().build_cmd()[1:],
+                         ["--base", "7.3", "--stock", "--flavour", "modules"])
+
+    def test_no_two_kernels_share_a_path(self):
+        kernels = [Kernel(base=b, flavour=f, stock=s) for b in BASES for f in ("default", "modules", "debug")
+                   for s in (False, True)]
+        for what in ("obj_dir", "obj_key", "label"):
+            self.assertEqual(len({getattr(k, what) for k in kernels}), len(kernels), what)
+        self.assertEqual(len({(k.src_dir, k.stock) for k in kernels}), 2 * len(BASES))
+        self.assertEqual(len({k.src_dir for k in kernels}), 2 * len(BASES))
+        self.assertEqual(len({k.runs_dir for k in kernels}), len(BASES))
+
+    def test_with_base_keeps_flavour_and_stock_not_a_prebuilt_image(self):
+        k = Kernel(flavour="modules", stock=True).with_base("7.3")
+        self.assertEqual((k.base, k.flavour, k.stock), ("7.3", "modules", True))
+        self.assertEqual(Kernel(prebuilt="/x/vmlinux").with_base("7.3").prebuilt, "")
+        self.assertEqual(Kernel(base="7.3").with_base(""), Kernel())
+
+    def test_an_unknown_base_from_the_environment_is_an_error(self):
+        with self.assertRaisesRegex(RigError, "unknown kernel base '7.4'; bases: 6.12, 7.3"):
+            Settings.from_environ({"RIG_BASE": "7.4"}).kernel()
+
+    def test_initramfs_and_root_images_are_named_per_base(self):
+        from fsrig import initramfs
+        self.assertEqual(initramfs.kernel_tag(os.path.join(BUILD, "initramfs-kobj-default.cpio")), "kobj-default")
+        self.assertEqual(initramfs.kernel_tag(os.path.join(BUILD, "v73", "initramfs-kobj-default.cpio")),
+                         "v73-kobj-default")
+
+
+class KernelSh(unittest.TestCase):
+    """rig/kernel.sh --paths: the directories a build uses, nothing done."""
+
+    def paths(self, *args):
+        r = subprocess.run([os.path.join(TOP, "rig", "kernel.sh"), "--paths", *args],
+                           stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
+        return r.returncode, r.stdout.strip(), r.stderr.strip()
+
+    def fields(self, *args):
+        rc, out, err = self.paths(*args)
+        self.assertEqual(rc, 0, err)
+        return dict(w.split("=", 1) for w in out.split())
+
+    def test_6_12_is_the_default_and_unchanged(self):
+        f = self.fields()
+        self.assertEqual(f, self.fields("--base", "6.12"))
+        self.assertEqual((f["series"], f["package"], f["src"], f["obj"], f["stage"]),
+                         ("kernel", "linux-source-6.12", "build/linux", "build/kobj-default", "build/stage.PID"))
+        f = self.fields("--stock", "--flavour", "modules")
+        self.assertEqual((f["src"], f["obj"], f["patches"]), ("build/linux-stock", "build/kobj-stock-modules", "0"))
+
+    def test_7_3(self):
+        f = self.fields("--base", "7.3")
+        self.assertEqual((f["series"], f["package"], f["src"], f["obj"], f["stage"]),
+                         ("kernel/7.3", "linux-source-7.3", "build/v73/linux", "build/v73/kobj-default",
+                          "build/v73/stage.PID"))
+        n = len([p for p in os.listdir(os.path.join(TOP, "kernel", "7.3", "patches"))
+                 if p.endswith(".patch") and not p.startswith("0000-")])
+        self.assertEqual(int(f["patches"]), n)
+        f = self.fields("--base", "7.3", "--stock", "--flavour", "modules")
+        self.assertEqual((f["src"], f["obj"], f["patches"]), ("build/v73/linux-stock", "build/v73/kobj-stock-modules", "0"))
+
+    def test_the_python_side_agrees(self):
+        for base in BASES:
+            for stock in (False, True):
+                k = Kernel(base=base, flavour="modules", stock=stock)
+                f = self.fields(*k.build_cmd()[1:])
+                self.assertEqual(os.path.join(TOP, f["obj"]), k.obj_dir)
+                self.assertEqual(os.path.join(TOP, f["src"]), k.src_dir)
+
+    def test_unknown_and_bad_bases(self):
+        self.assertEqual(self.paths("--base", "2.6")[::2], (1, "rig/kernel: error: unknown base 2.6: no kernel/2.6/base-version"))
+        for bad in ("../7.3", "7.3/..", "", ".7"):
+            rc, _, err = self.paths("--base", bad)
+            self.assertEqual((rc, err), (1, f"rig/kernel: error: bad base '{bad}'"), bad)
+        self.assertEqual(self.paths("--base")[::2], (1, "rig/kernel: error: --base needs a version"))
+
+
+class Cli(unittest.TestCase):
+    def test_an_unknown_base_fails_before_waiting_for_another_run(self):
+        """rig.py checks the base before it takes build/.rig.lock (another run may hold it)."""
+        for args, env in ((["--base", "6.1"], {}), ([], {"RIG_BASE": "7.4"})):
+            r = subprocess.run([sys.executable, os.path.join(TOP, "rig", "rig.py"), "run", *args, "v73-kunit"],
+                               stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30,
+                               env=dict(os.environ, **env))
+            self.assertEqual(r.returncode, 2, r.stderr)
+            self.assertRegex(r.stderr, r"error: unknown kernel base '(6\.1|7\.4)'; bases: 6\.12, 7\.3")
 
 
 class SettingsFromEnviron(unittest.TestCase):
@@ -88,6 +213,13 @@ class SettingsFromEnviron(unittest.TestCase):
         self.assertEqual(Settings.from_environ({"RIG_KERNEL_FLAVOUR": "bench", "RIG_STOCK": "1"}).kernel(),
                          Kernel(flavour="bench", stock=True))
 
+    def test_base(self):
+        self.assertEqual(Settings.from_environ({"RIG_BASE": "7.3"}).kernel(), Kernel(base="7.3"))
+        self.assertEqual(Settings.from_environ({"RIG_BASE": "7.3"}, base="6.12").kernel(), Kernel())
+        self.assertEqual(Settings.from_environ({}, base="7.3").kernel(), Kernel(base="7.3"))
+        self.assertEqual(Settings.from_environ({"RIG_BASE": "7.3", "RIG_STOCK": "1"}, flavour="modules").kernel(),
+                         Kernel(base="7.3", flavour="modules", stock=True))
+
     def test_the_flavour_option_wins_over_the_variable(self):
         s = Settings.from_environ({"RIG_KERNEL_FLAVOUR": "bench"}, flavour="debug")
         self.assertEqual(s.kernel(), Kernel(flavour="debug"))
@@ -100,6 +232,19 @@ class SettingsFromEnviron(unittest.TestCase):
 
 
 class SessionKernel(unittest.TestCase):
+    def test_a_groups_kernel(self):
+        s = Session(Settings())
+        self.assertEqual(s.group_kernel(), Kernel())
+        self.assertEqual(s.group_kernel("7.3"), Kernel(base="7.3"))
+        self.assertEqual(s.group_kernel("7.3", "modules"), Kernel(base="7.3", flavour="modules"))
+        s = Session(Settings(base="7.3", stock=True))
+        self.assertEqual(s.group_kernel(), Kernel(base="7.3", stock=True))
+        self.assertEqual(s.group_kernel("6.12", "modules"), Kernel(flavour="modules", stock=True))
+
+    def test_an_unknown_base_stops_the_session(self):
+        with self.assertRaisesRegex(RigError, "unknown kernel base '7'"):
+            Session(Settings(base="7"))
+
     def test_a_run_on_the_debug_kernel(self):
         s = Session(Settings(flavour="debug", debug_timeout_scale=5))
         self.assertTrue(s.debug)
