@@ -57,6 +57,7 @@ class Group:
     system_root: str = "ext4"
     hotplug: tuple = ()
     expect_panic: str = ""
+    known_report: str = ""      # a console report that is not a failure (judge.known_stacks())
     flavour: str = ""
     base: str = ""              # the kernel base it boots on ("": the run's)
     extras: bool = False
@@ -95,6 +96,7 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             system_root=s.get("system_root", "ext4"),
             hotplug=tuple(s.get("hotplug", "").split()),
             expect_panic=s.get("expect_panic", ""),
+            known_report=s.get("known_report", ""),
             flavour=s.get("flavour", ""),
             base=s.get("base", ""),
             extras=s.getboolean("extras", False) or bool(s.get("selftest", "")),

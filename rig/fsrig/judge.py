@@ -80,11 +80,28 @@ def kmemleak_result(name, status, required):
     return ktap.Result(test, ktap.FAIL, detail)
 
 
-def judge(name, r, expect="", kmemleak=False):
+def known_stacks(lines, known):
+    """The indexes of the "Call Trace:" lines that belong to a known report:
+    a dump_stack() within the 6 lines after one that matches KNOWN (a
+    group's known_report).  Only a bare stack dump is excused, never a BUG,
+    WARNING, KASAN, UBSAN or lockdep report."""
+    if not known:
+        return set()
+    pat = re.compile(known)
+    out = set()
+    for i, line in enumerate(lines):
+        if pat.search(line):
+            out |= {j for j in range(i + 1, min(len(lines), i + 7))
+                    if re.search(r"\bCall Trace:\s*$", lines[j])}
+    return out
+
+
+def judge(name, r, expect="", kmemleak=False, known=""):
     """Turn one boot into results: the group's own KTAP plus boot/console checks.
 
     EXPECT: the group's expect_panic regular expression, if any.  KMEMLEAK:
-    whether the boot must carry a kmemleak report (a debug kernel)."""
+    whether the boot must carry a kmemleak report (a debug kernel).  KNOWN:
+    the group's known_report regular expression (see known_stacks())."""
     res = ktap.parse(r["results"].splitlines(), prefix=f"{name}: ")
     console = r["console"]
     tail = console.splitlines()[-25:]
@@ -118,7 +135,9 @@ def judge(name, r, expect="", kmemleak=False):
         leak = kmemleak_result(name, r["status"], kmemleak)
         if leak:
             res.append(leak)
-    bad = [l for l in console.splitlines() if CONSOLE_BAD.search(l)]
+    lines = console.splitlines()
+    excused = known_stacks(lines, known)
+    bad = [l for i, l in enumerate(lines) if CONSOLE_BAD.search(l) and i not in excused]
     if bad:
         idx = console.splitlines().index(bad[0])
         # Name every distinct report (up to 3 more), then the first one's context;

@@ -157,7 +157,7 @@ class Session:
             rd, cmdline = None, f"root=/dev/vda rw rootfstype=ext4 init={system.INIT} {cmdline}"
 
         def verdict(r):
-            return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug)
+            return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug, known=g.known_report)
         if reference_side:
             r = reference.reference_boot(self.queue, verdict, accel, built.image, rd, n, imgs, cmdline, g.rtc,
                                          g.timeout, g.smp, use_cache=self.settings.reference_cache)

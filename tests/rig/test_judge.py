@@ -72,6 +72,24 @@ class Judge(unittest.TestCase):
         self.assertNotIn("also: Call Trace:", clean.detail)
         self.assertEqual(clean.detail[-1], "logs kept in build/runs/g/")
 
+    def test_a_known_report_excuses_only_its_own_stack_dump(self):
+        dup = ("[  269.178098] sysfs: cannot create duplicate filename '/fs/ext4'\n"
+               "[  269.179265] CPU: 0 UID: 0 PID: 957 Comm: modprobe Not tainted 6.12.118 #2\n"
+               "[  269.179823] Call Trace:\n[  269.179900]  <TASK>\n")
+        known = r"sysfs: cannot create duplicate filename '/fs/ext4'"
+        res = judge("g", record(console=CONSOLE + dup), known=known)
+        self.assertEqual(verdicts(res)[-1], ("g: kernel log clean", ktap.PASS))
+        # Without the key the same console fails
+        res = judge("g", record(console=CONSOLE + dup))
+        self.assertEqual(verdicts(res)[-1], ("g: kernel log clean", ktap.FAIL))
+        # A WARNING after the known line, and a stack far from it, still fail
+        warn = dup + "[  270.000000] WARNING: CPU: 0 PID: 1 at fs/super.c:1 x\n"
+        res = judge("g", record(console=CONSOLE + warn), known=known)
+        self.assertEqual(verdicts(res)[-1], ("g: kernel log clean", ktap.FAIL))
+        far = dup + "".join(f"[  271.{i:06d}] x\n" for i in range(8)) + "[  272.000000] Call Trace:\n"
+        res = judge("g", record(console=CONSOLE + far), known=known)
+        self.assertEqual(verdicts(res)[-1], ("g: kernel log clean", ktap.FAIL))
+
     def test_only_the_last_failure_names_the_logs(self):
         res = judge("g", record(results="KTAP version 1\n1..1\nnot ok 1 first\n", status=""))
         self.assertEqual([r.detail[-1:] == ["logs kept in build/runs/g/"] for r in res], [False, True, False])
