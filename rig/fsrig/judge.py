@@ -137,9 +137,11 @@ def judge(name, r, expect="", kmemleak=False, known=""):
             res.append(leak)
     lines = console.splitlines()
     excused = known_stacks(lines, known)
-    bad = [l for i, l in enumerate(lines) if CONSOLE_BAD.search(l) and i not in excused]
+    bad_at = [i for i, l in enumerate(lines) if CONSOLE_BAD.search(l) and i not in excused]
+    bad = [lines[i] for i in bad_at]
     if bad:
-        idx = console.splitlines().index(bad[0])
+        # The first unexcused line itself, not an excused one of the same text
+        idx = bad_at[0]
         # Name every distinct report (up to 3 more), then the first one's context;
         # report() shows the last 16 detail lines, one is the logs line.
         strip = lambda l: re.sub(r"^\[\s*[\d.]+\]\s*", "", l).strip()  # noqa: E731
@@ -149,7 +151,7 @@ def judge(name, r, expect="", kmemleak=False, known=""):
             if h not in heads and h not in (strip(bad[0]), "Call Trace:"):
                 heads.append(h)
         head = [f"{len(bad)} bad line(s), first: {bad[0].strip()}"] + [f"also: {h}" for h in heads[:3]]
-        ctx = console.splitlines()[max(0, idx - 3): idx + 20]
+        ctx = lines[max(0, idx - 3): idx + 20]
         res.append(ktap.Result(f"{name}: kernel log clean", ktap.FAIL,
                                head + ["context:"] + ctx[:14 - len(head)]))
     else:
