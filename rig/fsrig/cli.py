@@ -2,9 +2,11 @@
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 """fsdeprecate QEMU rig.
 
-  rig.py check [GROUP…]     build what changed, run host suites and guest groups, report
+  rig.py check [GROUP…]     build what changed, run host suites and guest groups, report;
+                            a group whose kept result is still valid is not booted again
+                            but reported "(cached)" (--no-cache: boot every group)
   rig.py check --flavour debug   the guest groups on the debug kernel (`make check-debug`)
-  rig.py run GROUP…         boot only these guest groups
+  rig.py run GROUP…         boot only these guest groups (always; what passes is kept)
   rig.py demo               the demo groups: what the kernel says, policies, evacuation,
                             2038, fsaudit, one summary table (rig/fsrig/demo.py)
   rig.py build              kernel, images and initramfs only
@@ -25,7 +27,8 @@ headers_install`); RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the
 debug kernel (default 8); RIG_PROGRESS_INTERVAL=S at most one progress line
 per S seconds in a log (default 10); RIG_QEMU_NICE=N QEMU's nice level
 (default 5); RIG_NO_REFERENCE_CACHE=1 boots the stock side of the comparison
-pairs even when its record is kept; COLUMNS=N the width make demo's table is
+pairs even when its record is kept; RIG_NO_CACHE=1 (as --no-cache) boots
+every guest group even when its result is kept (build/result-cache/); COLUMNS=N the width make demo's table is
 fitted to (default: stdout's terminal).  See docs/rig.md.
 """
 
@@ -37,7 +40,7 @@ import sys
 from . import commands, report
 from .common import BUILD, RigError
 from .report import log
-from .session import Session, Settings
+from .session import STORE, USE, Session, Settings
 
 
 def parser():
@@ -48,16 +51,20 @@ def parser():
                 "debug: the sanitizer kernel, guest groups of kind check and debug")
     base = dict(metavar="BASE", help="kernel base (as RIG_BASE=BASE): 6.12 (default, kernel/) or 7.3 "
                 "(kernel/7.3/, built in build/v73/); check without groups runs that base's groups")
+    nocache = dict(action="store_true", help="boot every guest group, even one whose kept result "
+                   "(build/result-cache/) is still valid (as RIG_NO_CACHE=1); what passes is kept")
     p = sub.add_parser("check")
     p.add_argument("groups", nargs="*")
     p.add_argument("--flavour", **flav)
     p.add_argument("--base", **base)
-    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
+    p.add_argument("--no-cache", **nocache)
+    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups, USE))
     p = sub.add_parser("run")
     p.add_argument("groups", nargs="+")
     p.add_argument("--flavour", **flav)
     p.add_argument("--base", **base)
-    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups))
+    p.add_argument("--no-cache", **nocache)
+    p.set_defaults(fn=lambda s, a: commands.check(s, a.groups, STORE))
     sub.add_parser("demo").set_defaults(fn=lambda s, a: commands.demo(s))
     p = sub.add_parser("build")
     p.add_argument("--flavour", **flav)
@@ -67,8 +74,10 @@ def parser():
     p.add_argument("groups", nargs="*")
     p.set_defaults(fn=lambda s, a: commands.bench(s, a.groups))
     # Upstream's tests on the patched and the stock kernel, results compared (compare.py).
-    sub.add_parser("check-upstream").set_defaults(fn=lambda s, a: commands.check_pair(s, "upstream"))
-    sub.add_parser("check-ext2-options").set_defaults(fn=lambda s, a: commands.check_pair(s, "ext2-options"))
+    for name, pair in (("check-upstream", "upstream"), ("check-ext2-options", "ext2-options")):
+        p = sub.add_parser(name)
+        p.add_argument("--no-cache", **nocache)
+        p.set_defaults(fn=lambda s, a, pair=pair: commands.check_pair(s, pair))
     p = sub.add_parser("boot")
     p.add_argument("group")
     p.add_argument("--cmdline")
@@ -88,7 +97,8 @@ def main(argv=None):
     except OSError:
         tty_columns = 0
     settings = Settings.from_environ(os.environ, flavour=getattr(args, "flavour", None),
-                                     tty_columns=tty_columns, base=getattr(args, "base", None))
+                                     tty_columns=tty_columns, base=getattr(args, "base", None),
+                                     no_cache=getattr(args, "no_cache", False))
     report.set_progress_interval(settings.progress_interval)
     try:
         # Settings the rig cannot use (an unknown base) fail at once, not

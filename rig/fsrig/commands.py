@@ -22,10 +22,18 @@ from .initramfs import initrd_for
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, DEFAULT_BASE, DEFAULT_FLAVOUR
 from .report import log
+from .session import USE
 
 
-def check(session, wanted=()):
-    """`check [GROUP...]`, `run GROUP...`; the exit status."""
+def check(session, wanted=(), cache=USE):
+    """`check [GROUP...]` (CACHE USE: a group whose kept result has the
+    same key is not booted, resultcache.py), `run GROUP...` (STORE: every
+    group boots; what passed is kept); the exit status."""
+    cache = session.cache_mode(cache)
+    if cache:
+        # The sources and the rig's code as they are before anything is
+        # built from them (resultcache.ResultCache.snapshot()).
+        session.results.snapshot()
     allg = session.groups
     names = groups.check_names(allg, wanted) if wanted else groups.for_check(allg, session.debug,
                                                                               session.kernel.base)
@@ -83,10 +91,10 @@ def check(session, wanted=()):
     def comparisons():
         # One pair after the other in this one thread; their boots queue
         # with the groups' in the boot queue.
-        return [r for p in pairs for r in compare.check(session, session.kernel, p)[0]]
+        return [r for p in pairs for r in compare.check(session, session.kernel, p, cache)[0]]
     with concurrent.futures.ThreadPoolExecutor(max_workers=1) as ex:
         comp = ex.submit(comparisons)
-        gres, accel = session.run_groups(names, built, kernels, run_tag=tag)
+        gres, accel = session.run_groups(names, built, kernels, run_tag=tag, cache=cache)
         results = (host.result() if host else []) + build_fail + gres + comp.result()
     hostpool.shutdown()
     return report.finish(results, accel)
@@ -113,7 +121,8 @@ def check_pair(session, pair):
     if session.kernel.base != DEFAULT_BASE:
         # Their stock side's reference cache and logs are the default base's.
         raise RigError(f"the comparison pairs run on base {DEFAULT_BASE} only, not {session.kernel.base}")
-    return compare.cmd(session, session.kernel, pair)
+    session.results.snapshot()
+    return compare.cmd(session, session.kernel, pair, USE)
 
 
 def bench(session, wanted=()):

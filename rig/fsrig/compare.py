@@ -27,6 +27,7 @@ reference.py).
 """
 
 import concurrent.futures
+import dataclasses
 import difflib
 
 from . import images as images_mod, ktap, report
@@ -101,9 +102,12 @@ def compare(series, stock, series_group=SERIES, stock_group=STOCK, prefix=PREFIX
     return out + a_boot + b_boot
 
 
-def run(session, kernel, pair="upstream"):
+def run(session, kernel, pair="upstream", cache=""):
     """Build KERNEL and its stock twin with their initramfs, boot both groups
-    of PAIRS[PAIR] in parallel, compare: (results, accelerator)."""
+    of PAIRS[PAIR] in parallel, compare: (results, accelerator).  CACHE: the
+    result cache's mode for the series side (session.boot_group()); the
+    comparison of a series side from the cache is reported "(cached)", and
+    a comparison that fails drops the series side's kept result."""
     series_group, stock_group, prefix, details = PAIRS[pair]
     allg = session.groups
     for n in (series_group, stock_group):
@@ -116,24 +120,30 @@ def run(session, kernel, pair="upstream"):
     # The stock side is the reference: an identical boot (same kernel,
     # initramfs, images, QEMU) is not repeated (reference.py).
     with concurrent.futures.ThreadPoolExecutor(max_workers=2) as ex:
-        fa = ex.submit(session.boot_group, accel, series_built, allg[series_group], images)
+        fa = ex.submit(session.boot_group, accel, series_built, allg[series_group], images,
+                       cache=session.cache_mode(cache))
         fb = ex.submit(session.boot_group, accel, stock_built, allg[stock_group], images, reference_side=True)
-        series, stock = fa.result()[0], fb.result()[0]
-    return compare(series, stock, series_group, stock_group, prefix, details), accel
+        (series, series_rec), stock = fa.result(), fb.result()[0]
+    out = compare(series, stock, series_group, stock_group, prefix, details)
+    if series_rec.get("cached"):
+        out = [dataclasses.replace(r, cached=True) if r.name.startswith(prefix) else r for r in out]
+    if report.failed(out) and session.cache_mode(cache):
+        session.forget(series_built, series_group)
+    return out, accel
 
 
-def check(session, kernel, pair="upstream"):
+def check(session, kernel, pair="upstream", cache=""):
     """run(), with a build failure reported as a failed test (for `check`)."""
     prefix = PAIRS[pair][2]
     try:
-        return run(session, kernel, pair)
+        return run(session, kernel, pair, cache)
     except RigError as e:
         log(f"error: {e}")
         return [ktap.Result(prefix + "build: both kernels and initramfs", ktap.FAIL,
                             str(e).splitlines()[-16:])], "none"
 
 
-def cmd(session, kernel, pair="upstream"):
+def cmd(session, kernel, pair="upstream", cache=""):
     """rig.py check-upstream, check-ext2-options"""
-    results, accel = check(session, kernel, pair)
+    results, accel = check(session, kernel, pair, cache)
     return report.finish(results, accel)

@@ -35,6 +35,7 @@ class Result:
     name: str
     status: str
     detail: list = field(default_factory=list)
+    cached: bool = False    # from a record the rig kept, not a boot of this run (resultcache.py)
 
 
 def _indent(line):
@@ -197,7 +198,7 @@ def report(results, out=sys.stdout, verbose_fail=True):
         extra = ""
         if r.status == SKIP and r.detail:
             extra = f"  ({r.detail[-1]})"
-        print(f"{tag}  {r.name}{extra}", file=out)
+        print(f"{tag}  {r.name}{extra}{' (cached)' if r.cached else ''}", file=out)
         if r.status == FAIL and verbose_fail:
             for d in r.detail[-16:]:
                 print(f"        {d}", file=out)

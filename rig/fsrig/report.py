@@ -91,6 +91,11 @@ def finish(results, accel=None):
     ktap.report(results)
     if accel is not None:
         print(f"(guest accelerator: {accel})", file=sys.stderr)
+    cached = sum(1 for r in results if r.cached)
+    if cached:
+        # Counted in the summary like the others; said once more just above it.
+        print(f"({cached} of {len(results)} results \"(cached)\": kept from an earlier boot with the same inputs, "
+              "build/result-cache/; --no-cache or RIG_NO_CACHE=1 boots every group)")
     print(ktap.summary(results))
     return 1 if failed(results) else 0
 

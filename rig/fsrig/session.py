@@ -17,11 +17,17 @@ import dataclasses
 import os
 import threading
 
-from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, system
+from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, \
+    resultcache, system
 from .common import BUILD, RigError
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, DEFAULT_BASE, Kernel
-from .report import Step, log
+from .report import Step, failed, log, stamp
+
+# What a run does with the result cache (resultcache.py), per boot_group():
+OFF = ""            # neither reads nor keeps (boot, demo, bench, the debug kernel)
+USE = "use"         # a kept record with the same key instead of a boot; keeps new ones (check)
+STORE = "store"     # boots, and keeps what passed (run, check --no-cache)
 
 
 @dataclasses.dataclass(frozen=True)
@@ -33,6 +39,7 @@ class Settings:
     debug_timeout_scale: int = 8        # RIG_DEBUG_TIMEOUT_SCALE
     progress_interval: float = 10.0     # RIG_PROGRESS_INTERVAL (seconds, in a log)
     reference_cache: bool = True        # not RIG_NO_REFERENCE_CACHE=1
+    result_cache: bool = True           # not RIG_NO_CACHE=1 nor --no-cache
     bzimage: str = ""                   # RIG_BZIMAGE: a kernel built elsewhere
     flavour: str = ""                   # RIG_KERNEL_FLAVOUR or --flavour
     base: str = ""                      # RIG_BASE or --base: the kernel base (default 6.12)
@@ -41,10 +48,10 @@ class Settings:
 
 
     @classmethod
-    def from_environ(cls, env, flavour=None, tty_columns=0, base=None):
+    def from_environ(cls, env, flavour=None, tty_columns=0, base=None, no_cache=False):
         """Settings from environment ENV; FLAVOUR (--flavour) wins over
         RIG_KERNEL_FLAVOUR, BASE (--base) over RIG_BASE; COLUMNS (a positive number) over TTY_COLUMNS, the
-        width of the terminal stdout is (0: none)."""
+        width of the terminal stdout is (0: none); NO_CACHE (--no-cache) as RIG_NO_CACHE=1."""
         cols = env.get("COLUMNS", "")
         return cls(jobs=int(env.get("RIG_JOBS", os.cpu_count() or 1)),
                    accel=env.get("RIG_ACCEL", ""),
@@ -52,6 +59,7 @@ class Settings:
                    debug_timeout_scale=int(env.get("RIG_DEBUG_TIMEOUT_SCALE", "8")),
                    progress_interval=float(env.get("RIG_PROGRESS_INTERVAL", "10")),
                    reference_cache=env.get("RIG_NO_REFERENCE_CACHE") != "1",
+                   result_cache=env.get("RIG_NO_CACHE") != "1" and not no_cache,
                    bzimage=env.get("RIG_BZIMAGE", ""),
                    flavour=flavour or env.get("RIG_KERNEL_FLAVOUR", ""),
                    base=base or env.get("RIG_BASE", ""),
@@ -91,6 +99,23 @@ class Session:
         self._prepare_lock = threading.Lock()
         self._accel = None
         self._accel_lock = threading.Lock()
+        self._results = None
+
+    @property
+    def results(self):
+        """The result cache (resultcache.ResultCache), made on first use."""
+        with self._lock:
+            if self._results is None:
+                self._results = resultcache.ResultCache()
+            return self._results
+
+    def cache_mode(self, wanted=USE):
+        """What this run does with the result cache when a command WANTED
+        mode: never on a debug kernel (check-debug looks for races that a
+        kept record cannot show); only STORE under --no-cache/RIG_NO_CACHE=1."""
+        if wanted == OFF or self.debug:
+            return OFF
+        return wanted if self.settings.result_cache else STORE
 
     @property
     def groups(self):
@@ -130,11 +155,13 @@ class Session:
         """One boot through the boot queue (boots.BootQueue.boot())."""
         return self.queue.boot(*args, **kwargs)
 
-    def boot_group(self, accel, built, g, images, run_tag="", reference_side=False):
+    def boot_group(self, accel, built, g, images, run_tag="", reference_side=False, cache=OFF):
         """Boot group G on kernel BUILT with disks IMAGES ({name: path} of
         images.build()) and judge it: (results, record).  Its logs go to
         build/runs/RUN_TAG+NAME.  REFERENCE_SIDE: the stock side of a
-        comparison pair, whose record the reference cache may supply."""
+        comparison pair, whose record the reference cache may supply.
+        CACHE: what to do with the result cache (OFF, USE, STORE; the
+        record of a kept result has "cached", the time of its boot)."""
         n = g.name
         imgs = images_mod.guest_images(self, accel, built, g.images, images)
         rd, cmdline = initramfs.initrd_for(built.initrd, g), g.cmdline
@@ -161,26 +188,60 @@ class Session:
         if reference_side:
             r = reference.reference_boot(self.queue, verdict, accel, built.image, rd, n, imgs, cmdline, g.rtc,
                                          g.timeout, g.smp, use_cache=self.settings.reference_cache)
-        else:
-            r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp,
-                          run_dir=os.path.join(built.kernel.runs_dir, run_tag + n), icount=g.icount, sleeps=g.sleeps,
-                          hotplug={i: images[i] for i in g.hotplug})
-        if not r.get("cached"):
-            log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
-        return verdict(r), r
+            if not r.get("cached"):
+                log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
+            res = verdict(r)
+            return (mark_cached(res) if r.get("cached") else res), r
+        run_dir = os.path.join(built.kernel.runs_dir, run_tag + n)
+        hotplug = {i: images[i] for i in g.hotplug}
+        if g.icount:
+            cache = OFF     # a benchmark: its figures are the point
+        if cache:
+            cmd = qemu.qemu_cmd(accel, built.image, rd, run_dir, n, imgs, cmdline, g.rtc, g.smp, g.icount,
+                                hotplug=bool(hotplug))
+            files = [built.image] + ([rd] if rd else []) + [imgs[i] for i in sorted(imgs)] \
+                + [hotplug[i] for i in sorted(hotplug)]
+            key = self.results.boot_key(g, built.kernel, built.obj, qemu.version(), cmd, files)
+            path = self.results.path(built.kernel, n, run_tag)
+            if cache == USE:
+                r = self.results.load(path, key, run_dir)
+                if r:
+                    res = verdict(r)
+                    if not failed(res):
+                        log(f"{stamp()} {run_tag + n}: cached, a boot of {r['cached']} "
+                            f"(build/result-cache/{os.path.basename(path)})")
+                        return mark_cached(res), r
+        r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp, run_dir=run_dir,
+                      icount=g.icount, sleeps=g.sleeps, hotplug=hotplug)
+        log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
+        res = verdict(r)
+        if cache:
+            # Only a boot without a failure is kept; a failure boots again next time.
+            if failed(res):
+                self.results.drop(path)
+            else:
+                self.results.store(path, key, r)
+        return res, r
 
-    def run_groups(self, names, built, kernels=None, run_tag=""):
+    def forget(self, built, name, run_tag=""):
+        """Drop group NAME's kept result on kernel BUILT (a comparison that
+        failed although both sides passed their own checks)."""
+        self.results.drop(self.results.path(built.kernel, name, run_tag))
+
+    def run_groups(self, names, built, kernels=None, run_tag="", cache=OFF):
         """Boot groups NAMES, all at once through the boot queue, on kernel
         BUILT, or KERNELS[(base, flavour)] ({(base, flavour): Built},
         groups.kernels()) for a group with `base =` or `flavour =`; returns
-        (results in NAMES' order, accelerator)."""
+        (results in NAMES' order, accelerator).  CACHE: the result cache's
+        mode (boot_group())."""
         allg = self.groups
         images = images_mod.build(sorted({i for n in names for i in allg[n].images + allg[n].hotplug}))
         accel = self.accelerator(built)
 
         def one(n):
             g = allg[n]
-            return self.boot_group(accel, (kernels or {}).get((g.base, g.flavour), built), g, images, run_tag)
+            return self.boot_group(accel, (kernels or {}).get((g.base, g.flavour), built), g, images, run_tag,
+                                   cache=cache)
 
         # Longest first (by the last run's times), so parallel boots finish together;
         # results are still reported in the configured order.
@@ -190,3 +251,8 @@ class Session:
         with concurrent.futures.ThreadPoolExecutor(max_workers=max(1, len(order))) as ex:
             done = dict(zip(order, ex.map(one, order)))
         return [r for n in names for r in done[n][0]], accel
+
+
+def mark_cached(results):
+    """RESULTS reported as coming from a kept record ("(cached)")."""
+    return [dataclasses.replace(r, cached=True) for r in results]
