@@ -68,6 +68,11 @@ RACY = 2.0
 QBOOT = "/usr/share/qemu/qboot.rom"
 
 
+def qemu_binary():
+    """The QEMU the rig runs (its content is part of the key)."""
+    return shutil.which("qemu-system-x86_64") or "qemu-system-x86_64"
+
+
 class FileHashes:
     """Content hashes of files, remembered by (dev, inode, size, mtime, ctime)."""
 
@@ -233,7 +238,7 @@ class ResultCache:
         command CMD, FILES being every file it reads (kernel, initramfs, disks)."""
         self.snapshot()
         hashes = [(os.path.basename(f), self.hashes.sha(f)) for f in files]
-        hashes.append(("qemu", self.hashes.sha(shutil.which("qemu-system-x86_64") or "qemu-system-x86_64")))
+        hashes.append(("qemu", self.hashes.sha(qemu_binary())))
         hashes.append(("qboot", self.hashes.sha(QBOOT)))
         hashes.append((".config", self.hashes.sha(os.path.join(obj, ".config"))))
         mods = os.path.join(obj, "modules-install")
