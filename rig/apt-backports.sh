@@ -8,6 +8,8 @@
 #   rig/apt-backports.sh          add the source and the pin (idempotent), apt-get update
 #   rig/apt-backports.sh --check  only verify: the files are ours and nothing but
 #                                 the allowed packages would come from the suite
+#                                 (--check --force: even if nothing changed since
+#                                 the last check that passed, below)
 #   rig/apt-backports.sh --remove take both files away again, apt-get update
 #
 # What it writes, and nothing else:
@@ -29,6 +31,13 @@
 # source is harmless for everything else apt does on this machine.
 #
 # rig/setup.sh calls this only when RIG_APT_BACKPORTS=1 (off by default).
+#
+# The check (apt-get -s upgrade and dist-upgrade, apt-cache policy: about 5 s)
+# is not repeated while nothing it reads changed since the last one that
+# passed: build/apt-backports.ok holds a hash of this script and of the path,
+# size, inode, mtime and ctime of every file under /etc/apt and
+# /var/lib/apt/lists, of /var/lib/dpkg/status and of the keyring (any
+# apt-get update, install, upgrade or edit of apt's configuration changes it).
 set -eu
 suite=trixie-backports
 ALLOWED="linux-source-7.3"
@@ -36,12 +45,15 @@ keyring=/usr/share/keyrings/debian-archive-keyring.gpg
 src=/etc/apt/sources.list.d/fsdeprecate-$suite.sources
 pref=/etc/apt/preferences.d/fsdeprecate-$suite
 mode=add
+force=0
 case "${1:-}" in
 "") ;;
---check) mode=check ;;
+--check) mode=check; [ "${2:-}" != --force ] || force=1 ;;
 --remove) mode=remove ;;
-*) echo "usage: $0 [--check|--remove]" >&2; exit 2 ;;
+*) echo "usage: $0 [--check [--force]|--remove]" >&2; exit 2 ;;
 esac
+top=$(cd "$(dirname "$0")/.." && pwd)
+okfile=$top/build/apt-backports.ok
 die() { echo "apt-backports: error: $*" >&2; exit 1; }
 SUDO=""
 [ "$(id -u)" = 0 ] || SUDO=sudo
@@ -97,7 +109,21 @@ update() {
 }
 # Verify the pin: no package that is installed would be upgraded from the
 # suite, and each allowed package's candidate is from the suite.
+# What the check reads, as a hash of names, sizes, inodes and times (not
+# contents: /var/lib/apt/lists is hundreds of MB).
+state() {
+	{
+		sha256sum <"$0"
+		find /etc/apt /var/lib/apt/lists /var/lib/dpkg/status "$keyring" -printf '%p %s %i %T@ %C@ %y %l\n' 2>&1 | LC_ALL=C sort
+	} | sha256sum | cut -d' ' -f1
+}
 check() {
+	now=$(state)
+	if [ $force = 0 ] && [ "$(cat "$okfile" 2>/dev/null)" = "$now" ]; then
+		echo "apt-backports: $suite pinned; nothing apt reads changed since the last check (build/apt-backports.ok)" >&2
+		return 0
+	fi
+	rm -f "$okfile"
 	[ -r "$keyring" ] || die "$keyring missing (package debian-archive-keyring)"
 	[ "$(cat "$src" 2>/dev/null)" = "$(sources_text)" ] || die "$src missing or not ours"
 	[ "$(cat "$pref" 2>/dev/null)" = "$(pref_text)" ] || die "$pref missing or not ours"
@@ -116,6 +142,10 @@ $bad"
 			die "$p: candidate $cand is not from $suite"
 	done
 	echo "apt-backports: $suite pinned; only $ALLOWED come from it; nothing installed would upgrade from it" >&2
+	# Kept only if nothing changed while it ran.
+	if [ "$(state)" = "$now" ] && mkdir -p "$top/build" 2>/dev/null; then
+		printf '%s\n' "$now" >"$okfile" || true
+	fi
 }
 
 case $mode in
