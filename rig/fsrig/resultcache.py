@@ -34,10 +34,14 @@ The key errs on the side of booting again.  It is a hash of
     tests/guest/ktap.sh), tests/selftests.conf, tests/host-programs.conf,
     the files git tracks in fsaudit/, rig/images.conf;
   - the rig's own code: rig/rig.py and rig/fsrig/*.py (the QEMU command,
-    the judge and the KTAP parser among them).
+    the judge and the KTAP parser among them);
+  - for a group without `rtc =`, whose guest clock is the host's, the
+    host's date (UTC) when the run started: guest scripts compare today
+    with removal dates (tests/guest/modlib.sh) and timers' next runs
+    (tests/system/system.sh), so the first check of a day boots again.
 
-Not in the key: file times, the host's TSC rate, the time of day (a group
-without `rtc =` sees the host's clock), the host's load.  A test that fails
+Not in the key: file times, the host's TSC rate, the time of day, the
+host's load.  A test that fails
 only sometimes may pass once and be reused until something changes:
 `rig.py check --no-cache` (or RIG_NO_CACHE=1) boots every group, and its
 results replace the kept ones.
@@ -204,9 +208,11 @@ class ResultCache:
     """The entries in DIRECTORY (build/result-cache/), and the run-wide
     parts of their keys, read once (when the run starts)."""
 
-    def __init__(self, directory=CACHE_DIR, hashes=None, top=TOP):
+    def __init__(self, directory=CACHE_DIR, hashes=None, top=TOP, clock=time.time):
         self.dir = directory
         self.top = top
+        self.clock = clock
+        self._day = None
         self.hashes = hashes or FileHashes(os.path.join(directory, "file-hashes.json"))
         self._lock = threading.Lock()
         self._sources = {}
@@ -221,6 +227,7 @@ class ResultCache:
         from .groups import GROUPS_CONF
         with self._lock:
             if self._code is None:
+                self._day = time.strftime("%Y-%m-%d", time.gmtime(self.clock()))
                 self._code = rig_code(self.top)
                 with open(os.path.join(self.top, os.path.relpath(GROUPS_CONF, TOP))) as f:
                     self._groups_text = f.read()
@@ -248,7 +255,8 @@ class ResultCache:
                                               else self.hashes.sha(os.path.join(r, f)))
                                              for r, _, fs in os.walk(mods) for f in fs)))
         return key(group, group_section(self._groups_text, group.name), kernel, qemu_version,
-                   normalize_cmd(cmd, self.top), hashes, self.sources(group), self._code)
+                   normalize_cmd(cmd, self.top), hashes, self.sources(group), self._code,
+                   extra=("" if group.rtc else self._day,))
 
     def path(self, kernel, name, run_tag=""):
         return os.path.join(self.dir, f"{kernel.obj_key.replace('/', '-')}.{run_tag}{name}.json")

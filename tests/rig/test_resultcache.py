@@ -71,13 +71,15 @@ class Checkout(unittest.TestCase):
             self.addCleanup(patcher.stop)
         self.kernel = Kernel()
         self.group = Group("g", images=("a",), cmdline="x=1")
+        self.now = 1796500000.0     # 2026-12-05 19:46 UTC
 
     def p(self, *parts):
         return os.path.join(self.top, *parts)
 
     def cache(self):
         """A result cache as a new run sees the checkout (snapshot() when it starts)."""
-        return resultcache.ResultCache(self.p("build", "result-cache"), resultcache.FileHashes(None), self.top)
+        return resultcache.ResultCache(self.p("build", "result-cache"), resultcache.FileHashes(None), self.top,
+                                       clock=lambda: self.now)
 
     def key(self, group=None, kernel=None, cmdline=None, tsc=None, images=None, hotplug=None, version=None):
         g = group or self.group
@@ -194,6 +196,18 @@ class Key(Checkout):
         os.utime(self.p("build/images/a.img"), (1, 1))
         os.utime(self.p("tests/guest/g.sh"), (1, 1))
         self.assertEqual(self.key(), k)
+
+    def test_the_hosts_date_unless_the_group_sets_the_guest_clock(self):
+        import dataclasses
+        k = self.key()
+        self.now += 3600
+        self.assertEqual(self.key(), k)
+        self.now += 86400
+        self.assertNotEqual(self.key(), k)
+        g = dataclasses.replace(self.group, rtc="2038-01-20")
+        k = self.key(group=g)
+        self.now += 86400
+        self.assertEqual(self.key(group=g), k)
 
     def test_not_the_checkouts_path(self):
         cmd = ["-kernel", self.p("build/kobj-default/vmlinux"), "-serial", f"file:{self.p('build/runs/g')}/console.log"]
