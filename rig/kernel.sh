@@ -91,7 +91,8 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	if [ "$base" = 6.12 ]; then
 		tar xf "$tarball" -C "$stage"
 	else
-		cp -a "$pristine" "$stage/$pkg"
+		# The tree's content, also when build/ holds a symlink to it
+		mkdir -p "$stage/$pkg" && cp -a "$pristine/." "$stage/$pkg/"
 	fi
 	for p in "${patches[@]}"; do
 		if ! pout=$(patch -d "$stage/$pkg" -p1 -N -F0 --batch --no-backup-if-mismatch -s < "$p" 2>&1); then
