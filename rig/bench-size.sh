@@ -4,8 +4,8 @@
 # vmlinux growth of the series by part, bench configuration
 # (scripts/bloat-o-meter, stock vs each stage):
 #
-#   fixes       the leading patches with a Fixes: tag (upstream fixes of their
-#               own, sent to stable apart from the series)
+#   fixes       kernel/fixes/: upstream fixes, a series of their own sent to
+#               stable apart from the feature, applied first
 #   feature     everything else but the ext2 conversion: the budget (5 KiB)
 #   ext2 conv.  "ext2: convert to the new mount API", counted apart
 #
@@ -18,12 +18,11 @@ top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
 die() { echo "bench-size: error: $*" >&2; exit 1; }
 [ -d build/linux-stock ] || rig/kernel.sh --stock --flavour bench >/dev/null
-mapfile -t patches < <(grep -l '^diff ' kernel/patches/*.patch | sort)
-nfix=0
-for p in "${patches[@]}"; do
-	grep -q '^Fixes: ' "$p" || break
-	nfix=$((nfix + 1))
-done
+# The fixes are a series of their own (kernel/fixes/), applied first
+mapfile -t fixes < <(grep -l '^diff ' kernel/fixes/*.patch 2>/dev/null | sort)
+mapfile -t feature < <(grep -l '^diff ' kernel/patches/*.patch | sort)
+patches=("${fixes[@]}" "${feature[@]}")
+nfix=${#fixes[@]}
 conv=-1
 for i in "${!patches[@]}"; do
 	grep -q '^Subject: \[PATCH[^]]*\] ext2: convert to the new mount API' "${patches[$i]}" && conv=$i

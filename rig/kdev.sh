@@ -11,7 +11,11 @@
 #                              pristine..HEAD, the cover letter from the
 #                              branch's description (edit it with
 #                              git branch --edit-description) with format-patch's
-#                              shortlog and diffstat
+#                              shortlog and diffstat.  When DIR has a branch
+#                              "fixes" that HEAD contains, the fixes are a
+#                              series of their own: pristine..fixes in
+#                              kernel/fixes/ (cover letter: the description of
+#                              branch "fixes"), fixes..HEAD in kernel/patches/
 #   rig/kdev.sh --base 7.3 [--regen] [DIR]
 #                              the same for v2 on another base: Debian's
 #                              linux-source-7.3 (rig/base-source.sh, unpacked
@@ -41,6 +45,7 @@ else
 	patches=$top/kernel/$base/patches
 fi
 case $dir in /*) ;; *) dir=$PWD/$dir ;; esac
+fixdir=$(dirname "$patches")/fixes
 cover=$patches/0000-cover-letter.patch
 
 if [ -n "$regen" ]; then
@@ -50,23 +55,38 @@ if [ -n "$regen" ]; then
 		{ echo "rig/kdev: branch $branch of $dir has no description (the cover letter)" >&2; exit 1; }
 	out=$(mktemp -d)
 	trap 'rm -rf "$out"' EXIT
-	git -C "$dir" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject \
-		-o "$out" pristine..HEAD
-	# The whole series is written again: a patch renamed or dropped in DIR
-	# leaves no stale file behind.
-	mkdir -p "$patches"
-	rm -f "$patches"/*.patch "$patches"/*.patch.license
-	cp "$out"/*.patch "$patches/"
-	# A patch stays format-patch's output to the byte, so its licence, the
-	# kernel's, is in NAME.patch.license beside it; reuse(1) then does not
-	# take the SPDX lines of the files a patch adds for the patch's own.
-	# REUSE-IgnoreStart
-	for p in "$patches"/*.patch; do
-		printf '%s\n' "SPDX-FileCopyrightText: 2026 The fsdeprecate authors" \
-			"SPDX-License-Identifier: GPL-2.0-only" >"$p.license"
-	done
-	# REUSE-IgnoreEnd
-	(cd "$patches" && ls -- *.patch) | sed 's/^/rig\/kdev: /'
+	# write_series RANGE TO: format-patch RANGE into directory TO, whole:
+	# a patch renamed or dropped in DIR leaves no stale file behind.
+	write_series() {
+		rm -rf "$out/s" && mkdir -p "$out/s" "$2"
+		git -C "$dir" -c core.abbrev=12 format-patch -q --cover-letter --cover-from-description=subject \
+			-o "$out/s" "$1"
+		rm -f "$2"/*.patch "$2"/*.patch.license
+		cp "$out/s"/*.patch "$2/"
+		# A patch stays format-patch's output to the byte, so its licence,
+		# the kernel's, is in NAME.patch.license beside it; reuse(1) then
+		# does not take the SPDX lines of the files a patch adds for the
+		# patch's own.
+		# REUSE-IgnoreStart
+		for p in "$2"/*.patch; do
+			printf '%s\n' "SPDX-FileCopyrightText: 2026 The fsdeprecate authors" \
+				"SPDX-License-Identifier: GPL-2.0-only" >"$p.license"
+		done
+		# REUSE-IgnoreEnd
+		(cd "$2" && ls -- *.patch) | sed "s|^|rig/kdev: $(basename "$2")/|"
+	}
+	if git -C "$dir" rev-parse -q --verify refs/heads/fixes >/dev/null &&
+	   [ "$branch" != fixes ] && git -C "$dir" merge-base --is-ancestor fixes HEAD; then
+		git -C "$dir" config branch.fixes.description >/dev/null ||
+			{ echo "rig/kdev: branch fixes of $dir has no description (its cover letter)" >&2; exit 1; }
+		# format-patch takes the cover letter from the branch checked out
+		git -C "$dir" -c advice.detachedHead=false checkout -q fixes
+		write_series pristine..fixes "$fixdir"
+		git -C "$dir" checkout -q "$branch"
+		write_series fixes..HEAD "$patches"
+	else
+		write_series pristine..HEAD "$patches"
+	fi
 	exit 0
 fi
 
@@ -91,12 +111,10 @@ git init -q
 git add -Af
 git commit -qm "$name $ver (Debian, pristine)"
 git tag pristine
-if ls "$patches"/*.patch >/dev/null 2>&1; then
-	git am -q $(ls "$patches"/*.patch | grep -v '/0000-cover-letter.patch$')
-fi
-if [ -f "$cover" ]; then
-	# The description: the subject without "[PATCH 00/NN] ", a blank line,
-	# the text up to format-patch's shortlog ("Author (N):").
+# cover_description COVER: the description a cover letter was made from
+cover_description() {
+	# The subject without "[PATCH 00/NN] ", a blank line, the text up to
+	# format-patch's shortlog ("Author (N):").
 	awk '
 		/^Subject: / && !subj { sub(/^Subject: \[PATCH [0-9]+\/[0-9]+\] /, ""); s = $0; subj = insubj = 1; next }
 		insubj && /^ / { s = s $0; next }	# a folded subject line
@@ -104,8 +122,19 @@ if [ -f "$cover" ]; then
 		subj && !body && /^$/ { body = 1; print ""; next }
 		body && /^[^ ].* \([0-9]+\):$/ { exit }
 		body { print }
-	' "$cover" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}' >"$dir/.git/cover-description"
-	git config "branch.$(git symbolic-ref --short HEAD).description" "$(cat "$dir/.git/cover-description")"
-	rm -f "$dir/.git/cover-description"
+	' "$1" | sed -e :a -e '/^\n*$/{$d;N;ba' -e '}'
+}
+if ls "$fixdir"/*.patch >/dev/null 2>&1; then
+	# The fixes first, a series of their own: branch "fixes"
+	git am -q $(ls "$fixdir"/*.patch | grep -v '/0000-cover-letter.patch$')
+	git branch fixes
+	[ -f "$fixdir/0000-cover-letter.patch" ] &&
+		git config branch.fixes.description "$(cover_description "$fixdir/0000-cover-letter.patch")"
+fi
+if ls "$patches"/*.patch >/dev/null 2>&1; then
+	git am -q $(ls "$patches"/*.patch | grep -v '/0000-cover-letter.patch$')
+fi
+if [ -f "$cover" ]; then
+	git config "branch.$(git symbolic-ref --short HEAD).description" "$(cover_description "$cover")"
 fi
 git log --oneline pristine..HEAD

@@ -9,6 +9,11 @@ kernel (`make check-debug`) timeouts are multiplied by the scale
 (RIG_DEBUG_TIMEOUT_SCALE) and `debug_env =` replaces `env =`; a group on a
 flavour of its own ending in -debug gets the scaled timeout everywhere.
 
+A group with `bases = 7.3 ...` is also run on those bases, as a group of its
+own named NAME@BASE (its `base =` that base, its script or kselftest the
+same), without the images of the filesystems that base no longer has
+(removed_filesystems()): one script tests every base.
+
 for_check() selects what `check` runs: the groups of kind check (and, on the
 debug kernel, of kind debug; there a group with a flavour or a base of its
 own runs only if it is of kind debug, the others ran in `make check`).  A run
@@ -60,11 +65,30 @@ class Group:
     known_report: str = ""      # a console report that is not a failure (judge.known_stacks())
     flavour: str = ""
     base: str = ""              # the kernel base it boots on ("": the run's)
+    script: str = ""            # the guest script it runs, /tests/SCRIPT.sh ("": its name)
     extras: bool = False
     sleeps: bool = False
 
 
-def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
+def removed_filesystems(base):
+    """The filesystem types that BASE no longer has (kernel/BASE/removed-filesystems,
+    one per line, # comments): an image named after one (reiserfs36,
+    reiserfs-root) is left out of a group's run on that base."""
+    if base not in BASES:
+        return ()
+    try:
+        with open(os.path.join(TOP, BASES[base], "removed-filesystems")) as f:
+            return tuple(w for line in f for w in line.split("#", 1)[0].split())
+    except FileNotFoundError:
+        return ()
+
+
+def on_base(images, removed):
+    """IMAGES without those of the REMOVED filesystem types."""
+    return tuple(i for i in images if not any(i.startswith(t) for t in removed))
+
+
+def parse(text, debug=False, timeout_scale=8, flavour_exists=None, removed=removed_filesystems):
     """{name: Group} of groups.conf TEXT, in the file's order.
 
     DEBUG: for the debug kernel (timeouts scaled, debug_env).  FLAVOUR_EXISTS:
@@ -126,6 +150,18 @@ def parse(text, debug=False, timeout_scale=8, flavour_exists=None):
             d = os.path.relpath(Kernel(base=g["base"] or DEFAULT_BASE).configs_dir, TOP)
             die(f"tests/groups.conf [{name}]: no kernel flavour {d}/{g['flavour']}/")
         out[name] = Group(name, **g)
+        for b in s.get("bases", "").split():
+            if b not in BASES or b == DEFAULT_BASE or g["base"]:
+                die(f"tests/groups.conf [{name}]: bases must name bases other than {DEFAULT_BASE} "
+                    f"({', '.join(b for b in BASES if b != DEFAULT_BASE)}), without base =")
+            if g["flavour"] and not flavour_exists(g["flavour"], b):
+                d = os.path.relpath(Kernel(base=b).configs_dir, TOP)
+                die(f"tests/groups.conf [{name}]: no kernel flavour {d}/{g['flavour']}/ for bases = {b}")
+            if g["rootfs"] and g["rootfs"] not in on_base(g["images"], removed(b)):
+                die(f"tests/groups.conf [{name}]: its root image is of a filesystem base {b} no longer has")
+            copy = dict(g, base=b, script=name, images=on_base(g["images"], removed(b)),
+                        hotplug=on_base(g["hotplug"], removed(b)))
+            out[f"{name}@{b}"] = Group(f"{name}@{b}", **copy)
     return out
 
 

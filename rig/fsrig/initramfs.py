@@ -230,7 +230,7 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
     copy_host_programs(xstage)
     for name, g in groups.items():
         if g.selftest:
-            p = os.path.join(stage, "tests", name + ".sh")
+            p = os.path.join(stage, "tests", (g.script or name) + ".sh")
             with open(p, "w") as f:
                 f.write(f"#!/bin/sh\nexec env {g.env} /tests/selftests/{g.selftest} {g.args}\n")
             os.chmod(p, 0o755)

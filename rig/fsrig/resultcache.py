@@ -254,7 +254,7 @@ class ResultCache:
                                               os.readlink(os.path.join(r, f)) if os.path.islink(os.path.join(r, f))
                                               else self.hashes.sha(os.path.join(r, f)))
                                              for r, _, fs in os.walk(mods) for f in fs)))
-        return key(group, group_section(self._groups_text, group.name), kernel, qemu_version,
+        return key(group, group_section(self._groups_text, group.script or group.name), kernel, qemu_version,
                    normalize_cmd(cmd, self.top), hashes, self.sources(group), self._code,
                    extra=("" if group.rtc else self._day,))
 

@@ -165,6 +165,11 @@ class Session:
         n = g.name
         imgs = images_mod.guest_images(self, accel, built, g.images, images)
         rd, cmdline = initramfs.initrd_for(built.initrd, g), g.cmdline
+        # The filesystems this base no longer has: the guest's scripts
+        # (tests/guest/modlib.sh) leave their images and items out.
+        removed = groups_mod.removed_filesystems(built.kernel.base)
+        if removed:
+            cmdline = f"{cmdline} rig.removed={','.join(removed)}".strip()
         if g.rootfs:
             imgs[g.rootfs] = images_mod.prepare_rootfs(self, accel, built, g.rootfs, images[g.rootfs])
             rd, cmdline = None, f"root=/dev/vda init=/init {cmdline}"
@@ -197,7 +202,7 @@ class Session:
         if g.icount:
             cache = OFF     # a benchmark: its figures are the point
         if cache:
-            cmd = qemu.qemu_cmd(accel, built.image, rd, run_dir, n, imgs, cmdline, g.rtc, g.smp, g.icount,
+            cmd = qemu.qemu_cmd(accel, built.image, rd, run_dir, g.script or n, imgs, cmdline, g.rtc, g.smp, g.icount,
                                 hotplug=bool(hotplug))
             files = [built.image] + ([rd] if rd else []) + [imgs[i] for i in sorted(imgs)] \
                 + [hotplug[i] for i in sorted(hotplug)]
@@ -211,7 +216,8 @@ class Session:
                         log(f"{stamp()} {run_tag + n}: cached, a boot of {r['cached']} "
                             f"(build/result-cache/{os.path.basename(path)})")
                         return mark_cached(res), r
-        r = self.boot(accel, built.image, rd, n, imgs, cmdline, g.rtc, g.timeout, g.smp, run_dir=run_dir,
+        # The guest runs /tests/SCRIPT.sh: NAME@BASE runs NAME's script
+        r = self.boot(accel, built.image, rd, g.script or n, imgs, cmdline, g.rtc, g.timeout, g.smp, run_dir=run_dir,
                       icount=g.icount, sleeps=g.sleeps, hotplug=hotplug)
         log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
         res = verdict(r)

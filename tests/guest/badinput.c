@@ -369,6 +369,17 @@ static bool item_entry_valid(const char *name, size_t len, const char *mode)
 	return !strchr(name, '/') && access(path, F_OK) == 0;
 }
 
+/* Words in @s, separated by spaces */
+static int nr_words(const char *s)
+{
+	int n = 0;
+
+	for (; *s; s++)
+		if (*s != ' ' && (s[1] == ' ' || !s[1]))
+			n++;
+	return n;
+}
+
 static void boot_checks(const char *want_dep, const char *want_y2038)
 {
 	int nitem_entries = 0;
@@ -983,6 +994,8 @@ static void restore(void)
 int main(int argc, char **argv)
 {
 	const char *want_dep = "warn", *want_y2038 = "warn";
+	/* The items the base has at least (modlib.sh ITEMS) */
+	const char *want_items = "ext2 ext4-small-inodes reiserfs xfs-ascii-ci xfs-v4";
 	bool boot_only = false;
 	int i;
 
@@ -993,9 +1006,11 @@ int main(int argc, char **argv)
 			want_dep = argv[++i];
 		else if (!strcmp(argv[i], "--boot-y2038") && i + 1 < argc)
 			want_y2038 = argv[++i];
+		else if (!strcmp(argv[i], "--items") && i + 1 < argc)
+			want_items = argv[++i];
 		else {
-			fprintf(stderr, "usage: %s [--boot-only] [--boot-dep WORD] [--boot-y2038 WORD]\n",
-				argv[0]);
+			fprintf(stderr, "usage: %s [--boot-only] [--boot-dep WORD] [--boot-y2038 WORD] "
+				"[--items \"ITEM...\"]\n", argv[0]);
 			return 2;
 		}
 	}
@@ -1005,8 +1020,8 @@ int main(int argc, char **argv)
 	boot_checks(want_dep, want_y2038);
 	if (!boot_only) {
 		note("files: %d sysctls, %d policy files (%d items)", 2, nr_files - 2, nr_items);
-		result(nr_items >= 5, "%d items in " SYSFS_DEP " (reiserfs, ext2, xfs-v4, xfs-ascii-ci, ext4-small-inodes)",
-		       nr_items);
+		result(nr_items >= nr_words(want_items), "%d items in " SYSFS_DEP " (%s)",
+		       nr_items, want_items);
 		sweep();
 		sequences();
 		legacy_mode();

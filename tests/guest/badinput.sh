@@ -6,4 +6,6 @@
 #   fs_deprecated_policy=allow fs_deprecated_policy=nosuch:ro,deny -> deny (last
 #   wins; the unknown item is reported, the entry after it applies)
 #   fs_y2038_policy=ro fs_y2038_policy=RO                 -> ro, "keeping ro"
-exec /tests/badinput --boot-dep deny --boot-y2038 ro
+. /tests/ktap.sh
+. /tests/modlib.sh
+exec /tests/badinput --boot-dep deny --boot-y2038 ro --items "$ITEMS"

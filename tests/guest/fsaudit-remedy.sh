@@ -9,6 +9,7 @@
 # user through XFS_IOC_FSGEOMETRY, a mounted ext4 "needs root"; the KERNEL
 # column against what the policies really do to the next mount.
 . /tests/ktap.sh
+. /tests/modlib.sh
 ktap_plan 10
 FSA=/tests/fsaudit
 mkdir -p /mnt/old /mnt/x /mnt/e /var/tmp
@@ -25,6 +26,13 @@ mkdir -p /etc
 asuser() { su -s /bin/sh nobody -c "$*"; }
 
 # 1-3: the remedy of a mounted reiserfs, as printed
+if removed reiserfs; then
+	for n in "reiserfs mounted on /mnt/old: its remedy runs as printed" \
+		"after the remedy: ext4, verdict ok, same UUID, mounted again on /mnt/old" \
+		"after the remedy: the data is back"; do
+		ktap_skip "reiserfs is not in this kernel's base" "$n"
+	done
+else
 rdev=$(readlink -f /dev/img/reiserfs36)
 mount -t reiserfs "$rdev" /mnt/old && echo hello >/mnt/old/file && mkdir /mnt/old/d && echo x >/mnt/old/d/y
 uuid=$($FSA -r -n -o UUID /mnt/old 2>&1)
@@ -40,6 +48,7 @@ expect "after the remedy: ext4, verdict ok, same UUID, mounted again on /mnt/old
 	"ext4 ok $uuid" "$($FSA -r -n -o FSTYPE,VERDICT,UUID /mnt/old 2>&1)"
 expect "after the remedy: the data is back" "hello x" "$(cat /mnt/old/file /mnt/old/d/y 2>&1 | tr '\n' ' ' | sed 's/ $//')"
 umount /mnt/old
+fi
 
 # 4-6: unprivileged
 xdev=$(readlink -f /dev/img/xfs-v5-nobigtime)

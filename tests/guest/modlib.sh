@@ -4,7 +4,31 @@
 # the issue 14 groups: the series' declarations, module and inventory helpers.
 # Source after ktap.sh.  Not a group itself.
 DEP=/sys/fs/deprecated
-ITEMS="ext2 ext4-small-inodes reiserfs xfs-ascii-ci xfs-v4"
+# The filesystems of the 6.12 base that this kernel's base no longer has
+# (rig.removed=A,B on the command line: kernel/BASE/removed-filesystems).
+REMOVED=
+for a in $(cat /proc/cmdline); do
+	case $a in rig.removed=*) REMOVED=$(echo "${a#rig.removed=}" | tr , ' ') ;; esac
+done
+# removed FS: is filesystem FS gone from this kernel's base?
+removed() { case " $REMOVED " in *" $1 "*) return 0 ;; *) return 1 ;; esac; }
+# present WORD...: the WORDs (items, images, modules) not named after a
+# removed filesystem, space-separated
+present() {
+	out=
+	for w in "$@"; do
+		keep=1
+		for r in $REMOVED; do case $w in "$r"*) keep=0 ;; esac; done
+		[ $keep = 1 ] && out="$out $w"
+	done
+	echo "${out# }"
+}
+ITEMS=$(present ext2 ext4-small-inodes reiserfs xfs-ascii-ci xfs-v4)
+# The deprecated filesystem type (an item of a whole type, a module of its
+# own) and its image that the modules-* groups use: reiserfs where the base
+# has it, else the ext2 driver.
+TYPE_ITEM=reiserfs TYPE_IMG=reiserfs36
+removed reiserfs && TYPE_ITEM=ext2 TYPE_IMG=ext2
 
 # item_decl ITEM: D_WHAT D_SINCE D_REMOVAL (YYYY-MM-DD or empty) D_REASON D_REMEDY D_MODULE
 item_decl() {

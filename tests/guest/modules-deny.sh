@@ -53,11 +53,14 @@ refused() {
 		"$(field rsect "$s0") $(field wsect "$s0")" "$(field rsect "$s1") $(field wsect "$s1")"
 }
 
-# By item name, the sysctl left at its default.
-echo deny > $DEP/reiserfs/policy
-refused "reiserfs (item policy deny), mount(2)" /dev/img/reiserfs36 reiserfs reiserfs mount
-refused "reiserfs (item policy deny), fsopen" /dev/img/reiserfs36 reiserfs reiserfs fsopen
-expect "reiserfs (item policy deny): no module loaded by either" "" "$(fs_modules)"
+# By item name, the sysctl left at its default (reiserfs, or ext2 where the
+# base has no reiserfs: modlib.sh TYPE_ITEM).
+T=$TYPE_ITEM
+echo deny > $DEP/$T/policy
+refused "$T (item policy deny), mount(2)" /dev/img/$TYPE_IMG $T $T mount
+refused "$T (item policy deny), fsopen" /dev/img/$TYPE_IMG $T $T fsopen
+expect "$T (item policy deny): no module loaded by either" "" "$(fs_modules)"
+echo default > $DEP/$T/policy
 
 # By the sysctl, item policy default: the ext2 driver.
 echo deny > /proc/sys/fs/deprecated_policy
@@ -72,8 +75,8 @@ expect "ext4-256 under fs.deprecated_policy=deny: mounts, ext4 autoloaded" "resu
 umount /mnt/a 2>/dev/null
 
 # Explicit modprobe by root works; the refusal does not change.
-if modprobe reiserfs 2>/tmp/err; then ktap_ok "modprobe reiserfs under deny"; else
-	ktap_diag "$(cat /tmp/err)"; ktap_fail "modprobe reiserfs under deny"; fi
-expect "reiserfs loaded: loaded=1" 1 "$(item reiserfs loaded)"
-refused "reiserfs (deny, module loaded), mount(2)" /dev/img/reiserfs36 reiserfs reiserfs mount loaded
+if modprobe $T 2>/tmp/err; then ktap_ok "modprobe $T under deny"; else
+	ktap_diag "$(cat /tmp/err)"; ktap_fail "modprobe $T under deny"; fi
+expect "$T loaded: loaded=1" 1 "$(item $T loaded)"
+refused "$T (deny, module loaded), mount(2)" /dev/img/$TYPE_IMG $T $T mount loaded
 ktap_done

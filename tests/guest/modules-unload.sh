@@ -2,7 +2,8 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Modules kernel (issue 13): an item's policy and counters survive rmmod and
-# modprobe of its module, for a type (reiserfs) and for formats (xfs-v4 in
+# modprobe of its module, for a type (reiserfs; ext2 on a base without
+# reiserfs: modlib.sh TYPE_ITEM) and for formats (xfs-v4 in
 # xfs, ext4-small-inodes in ext4); then each module is unloaded and reloaded
 # in a loop while its inventory files are held open, read and written and
 # another process mounts and unmounts (tests/guest/unloadstress.c).
@@ -17,7 +18,7 @@ cycles=$(sed -n 's/.*unloadstress.cycles=\([0-9]*\).*/\1/p' /proc/cmdline)
 limit="${secs:-60} ${cycles:-3}"
 ktap_plan 33
 mkdir -p /mnt/a
-for c in reiserfs:reiserfs36:reiserfs:ro xfs-v4:xfs-v4:xfs:deny ext4-small-inodes:ext4-128:ext4:ro; do
+for c in $TYPE_ITEM:$TYPE_IMG:$TYPE_ITEM:ro xfs-v4:xfs-v4:xfs:deny ext4-small-inodes:ext4-128:ext4:ro; do
 	set -- $(echo $c | tr : ' ')
 	it=$1 img=$2 type=$3 mode=$4
 	image_info $img
@@ -42,7 +43,7 @@ for c in reiserfs:reiserfs36:reiserfs:ro xfs-v4:xfs-v4:xfs:deny ext4-small-inode
 		"$(last_line "$out") refused=$(item $it refused)"
 	echo default > $DEP/$it/policy
 done
-for c in reiserfs:reiserfs:reiserfs:reiserfs36 xfs-v4:xfs:xfs:xfs-v4 ext4-small-inodes:ext4:ext4:ext4-128; do
+for c in $TYPE_ITEM:$TYPE_ITEM:$TYPE_ITEM:$TYPE_IMG xfs-v4:xfs:xfs:xfs-v4 ext4-small-inodes:ext4:ext4:ext4-128; do
 	set -- $(echo $c | tr : ' ')
 	it=$1 m=$2 type=$3 img=$4
 	# Its KTAP lines renumbered into this script's plan.

@@ -15,4 +15,8 @@ for arg in $(cat /proc/cmdline); do
 	stress.seconds=*) sec=${arg#*=} ;;
 	esac
 done
-exec /tests/stress -i "$it" -t "$sec" reiserfs36 ext2 xfs-v4 ext4-128 ext4-256
+. /tests/ktap.sh
+. /tests/modlib.sh
+# shellcheck disable=SC2046 # one word per item and image
+exec /tests/stress -i "$it" -t "$sec" $(for r in $REMOVED; do echo "-x $r"; done) \
+	$(present reiserfs36 ext2 xfs-v4 ext4-128 ext4-256)
