@@ -222,15 +222,37 @@ class TheProjectsGroups(unittest.TestCase):
     def test_every_group_has_something_to_run(self):
         for g in self.allg.values():
             d = "system" if g.system else "guest"
-            script = os.path.join(TOP, "tests", d, g.name + ".sh")
+            script = os.path.join(TOP, "tests", d, (g.script or g.name) + ".sh")
             self.assertTrue(g.selftest or g.expect_panic or os.access(script, os.X_OK),
-                            f"[{g.name}]: no selftest =, no expect_panic = and no executable tests/{d}/{g.name}.sh")
+                            f"[{g.name}]: no selftest =, no expect_panic = and no executable {script}")
 
     def test_base_7_3_groups_boot_on_7_3(self):
-        """Groups named v73-* are the 7.3 base's, and only they ask for it."""
+        """Groups named v73-* and the copies of bases = 7.3 (NAME@7.3) are the
+        7.3 base's, and only they ask for it."""
         v73 = [n for n, g in self.allg.items() if g.base == "7.3"]
         self.assertTrue(v73)
-        self.assertEqual(v73, [n for n in self.allg if n.startswith("v73-")])
+        self.assertEqual(v73, [n for n in self.allg if n.startswith("v73-") or n.endswith("@7.3")])
+
+    def test_bases_copies(self):
+        """bases = 7.3: a copy NAME@7.3 on that base, running NAME's script,
+        without the images of the filesystems 7.3 no longer has."""
+        text = "[g]\nbases = 7.3\nimages = reiserfs36 ext2 reiserfs35-dirty xfs-v4\ncmdline = x=1\n"
+        allg = groups.parse(text, removed=lambda b: ("reiserfs",) if b == "7.3" else ())
+        self.assertEqual(list(allg), ["g", "g@7.3"])
+        c = allg["g@7.3"]
+        self.assertEqual((c.base, c.script, c.images, c.cmdline), ("7.3", "g", ("ext2", "xfs-v4"), "x=1"))
+        self.assertEqual((allg["g"].base, allg["g"].script), ("", ""))
+        with self.assertRaises(Exception):
+            groups.parse("[g]\nbases = 6.12\n")
+        with self.assertRaises(Exception):
+            groups.parse("[g]\nbase = 7.3\nbases = 7.3\n")
+        with self.assertRaises(Exception):
+            groups.parse("[g]\nbases = 7.3\nimages = reiserfs-root\nrootfs = reiserfs-root\n",
+                         removed=lambda b: ("reiserfs",))
+
+    def test_removed_filesystems_of_7_3(self):
+        self.assertIn("reiserfs", groups.removed_filesystems("7.3"))
+        self.assertEqual(groups.removed_filesystems("6.12"), ())
 
     def test_system_groups_boot_the_system_flavour(self):
         """systemd needs what only kernel/configs/system/ has (cgroups, AF_UNIX, ...)."""

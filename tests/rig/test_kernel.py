@@ -158,8 +158,10 @@ class KernelSh(unittest.TestCase):
         self.assertEqual((f["series"], f["package"], f["src"], f["obj"], f["stage"]),
                          ("kernel/7.3", "linux-source-7.3", "build/v73/linux", "build/v73/kobj-default",
                           "build/v73/stage.PID"))
-        n = len([p for p in os.listdir(os.path.join(TOP, "kernel", "7.3", "patches"))
-                 if p.endswith(".patch") and not p.startswith("0000-")])
+        # The fixes (kernel/7.3/fixes/, a series of their own) and the series
+        n = sum(len([p for p in os.listdir(os.path.join(TOP, "kernel", "7.3", d))
+                     if p.endswith(".patch") and not p.startswith("0000-")])
+                for d in ("fixes", "patches"))
         self.assertEqual(int(f["patches"]), n)
         f = self.fields("--base", "7.3", "--stock", "--flavour", "modules")
         self.assertEqual((f["src"], f["obj"], f["patches"]), ("build/v73/linux-stock", "build/v73/kobj-stock-modules", "0"))
