@@ -1,0 +1,15 @@
+#!/bin/sh
+# SPDX-License-Identifier: GPL-2.0-or-later
+# SPDX-FileCopyrightText: 2026 The fsdeprecate authors
+# Base 6.1 (the final code, one commit for now): the series' KUnit suite
+# fs_deprecation at boot (kunit.enable=1 kunit.filter_glob=fs_deprecation).
+# It must have run;
+# its results, test by test, are the group's (tests/guest/kunit.sh).
+dir=/sys/kernel/debug/kunit
+if [ ! -r "$dir/fs_deprecation/results" ]; then
+	echo "KTAP version 1"
+	echo "1..1"
+	echo "not ok 1 fs_deprecation ran at boot (no $dir/fs_deprecation/results)"
+	exit 1
+fi
+exec /tests/kunit.sh
