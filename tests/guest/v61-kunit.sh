@@ -2,9 +2,9 @@
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
 # Base 6.1 (the final code, one commit for now): the series' KUnit suite
-# fs_deprecation at boot (kunit.enable=1 kunit.filter_glob=fs_deprecation).
-# It must have run;
-# its results, test by test, are the group's (tests/guest/kunit.sh).
+# fs_deprecation at boot (kunit.enable=1, with the other suites: no filter,
+# see tests/groups.conf).  It must have run; the results of every suite,
+# test by test, are the group's (tests/guest/kunit.sh).
 dir=/sys/kernel/debug/kunit
 if [ ! -r "$dir/fs_deprecation/results" ]; then
 	echo "KTAP version 1"
