@@ -12,4 +12,8 @@ if [ ! -r "$dir/fs_deprecation/results" ]; then
 	echo "not ok 1 fs_deprecation ran at boot (no $dir/fs_deprecation/results)"
 	exit 1
 fi
-exec /tests/kunit.sh
+# 6.1's debugfs results keep, of a parameterised test, only its last
+# parameter's line, without the subtest's header and plan (the console has
+# them all): those lone lines go, the test's own line and its
+# "# TEST: pass:N fail:N" count stay.
+/tests/kunit.sh | sed -e '/^        \(not \)\{0,1\}ok [0-9]/d'
