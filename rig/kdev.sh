@@ -20,7 +20,8 @@
 #                              the same for v2 on another base: Debian's
 #                              linux-source-7.3 (rig/base-source.sh, unpacked
 #                              beside DIR), kernel/7.3/patches, DIR
-#                              build/v73/kdev by default
+#                              build/v73/kdev by default (6.1:
+#                              linux-source-6.1, build/v61/kdev)
 #
 # Edit and commit in DIR (git rebase -i pristine for a patch in the middle),
 # then --regen; the rig builds from kernel/patches alone.

@@ -20,7 +20,7 @@ Environment: RIG_ACCEL=kvm|tcg forces the accelerator (default: probe KVM once,
 bounded, and fall back to TCG); RIG_JOBS=N parallel boots (default: CPUs);
 RIG_KERNEL_FLAVOUR=NAME (as --flavour NAME) / RIG_STOCK=1 select another kernel
 build (see rig/kernel.sh); RIG_BASE=BASE (as --base BASE) another kernel base
-(7.3: kernel/7.3/, build/v73/; default 6.12); RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage (or OBJ/vmlinux
+(7.3: kernel/7.3/, build/v73/; 6.1: kernel/6.1/, build/v61/; default 6.12); RIG_BZIMAGE=OBJ/arch/x86/boot/bzImage (or OBJ/vmlinux
 of a kernel with CONFIG_PVH=y) boots a kernel built elsewhere instead of the
 patched one (e.g. a development tree; OBJ needs usr-headers/, `make
 headers_install`); RIG_DEBUG_TIMEOUT_SCALE=N multiplies group timeouts on the
@@ -49,8 +49,8 @@ def parser():
     sub = ap.add_subparsers(dest="cmd", required=True)
     flav = dict(metavar="NAME", help="kernel flavour kernel/configs/NAME/ (as RIG_KERNEL_FLAVOUR=NAME); "
                 "debug: the sanitizer kernel, guest groups of kind check and debug")
-    base = dict(metavar="BASE", help="kernel base (as RIG_BASE=BASE): 6.12 (default, kernel/) or 7.3 "
-                "(kernel/7.3/, built in build/v73/); check without groups runs that base's groups")
+    base = dict(metavar="BASE", help="kernel base (as RIG_BASE=BASE): 6.12 (default, kernel/), 7.3 "
+                "(kernel/7.3/, built in build/v73/) or 6.1 (kernel/6.1/, build/v61/); check without groups runs that base's groups")
     nocache = dict(action="store_true", help="boot every guest group, even one whose kept result "
                    "(build/result-cache/) is still valid (as RIG_NO_CACHE=1); what passes is kept")
     p = sub.add_parser("check")

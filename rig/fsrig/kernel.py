@@ -4,7 +4,8 @@
 
 Kernel(base, flavour, stock, prebuilt) names one kernel: the base (the
 kernel source and the directory of its series: 6.12 in kernel/, built in
-build/; 7.3 in kernel/7.3/, built in build/v73/),
+build/; 7.3 in kernel/7.3/, built in build/v73/; 6.1 in kernel/6.1/, built
+in build/v61/),
 the flavour (kernel/configs/FLAVOUR/, "default" for the top-level fragments
 alone), the series applied or not (stock), or a kernel built elsewhere
 (RIG_BZIMAGE).  Everything that depends on which kernel is meant (the object
@@ -32,7 +33,7 @@ from .report import TTY, hms, log, progress, progress_done, stamp
 # The default base builds in build/ itself, another in build/vNN/ (7.3:
 # build/v73/), so that no two bases share a tree, objects, an initramfs, a
 # root image or the logs of a boot.
-BASES = {"6.12": "kernel", "7.3": "kernel/7.3"}
+BASES = {"6.12": "kernel", "7.3": "kernel/7.3", "6.1": "kernel/6.1"}
 DEFAULT_BASE = "6.12"
 DEFAULT_FLAVOUR = "default"
 # `make check-debug` (rig.py check --flavour debug): kernel/configs/debug/
