@@ -185,12 +185,12 @@ class KernelSh(unittest.TestCase):
 class Cli(unittest.TestCase):
     def test_an_unknown_base_fails_before_waiting_for_another_run(self):
         """rig.py checks the base before it takes build/.rig.lock (another run may hold it)."""
-        for args, env in ((["--base", "6.1"], {}), ([], {"RIG_BASE": "7.4"})):
+        for args, env in ((["--base", "5.10"], {}), ([], {"RIG_BASE": "7.4"})):
             r = subprocess.run([sys.executable, os.path.join(TOP, "rig", "rig.py"), "run", *args, "v73-kunit"],
                                stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True, timeout=30,
                                env=dict(os.environ, **env))
             self.assertEqual(r.returncode, 2, r.stderr)
-            self.assertRegex(r.stderr, r"error: unknown kernel base '(6\.1|7\.4)'; bases: 6\.12, 7\.3")
+            self.assertRegex(r.stderr, r"error: unknown kernel base '(5\.10|7\.4)'; bases: 6\.12, 7\.3, 6\.1")
 
 
 class SettingsFromEnviron(unittest.TestCase):
