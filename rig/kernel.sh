@@ -59,8 +59,10 @@ else
 	src=$out/linux obj=$out/kobj-$flavour
 	# Every patch file but the cover letter (which carries no diff).
 	# The fixes (a series of their own, kernel/fixes/) first.
-	mapfile -t patches < <({ grep -l '^diff ' "$series"/fixes/*.patch 2>/dev/null | sort
-		grep -l '^diff ' "$series"/patches/*.patch 2>/dev/null | sort; })
+	# The fixes (a series of their own, kernel/fixes/) first; a base
+	# without fixes has no such directory.
+	mapfile -t patches < <({ grep -l '^diff ' "$series"/fixes/*.patch 2>/dev/null | sort || :
+		grep -l '^diff ' "$series"/patches/*.patch 2>/dev/null | sort || :; })
 fi
 if [ $paths = 1 ]; then
 	echo "series=$series package=$pkg src=$src obj=$obj stage=$out/stage.PID patches=${#patches[@]}"
