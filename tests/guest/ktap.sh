@@ -27,3 +27,12 @@ ktap_done() { return $KTAP_FAILED; }
 # timestamps).  Uses the record count so it works without dmesg -c.
 kmsg_mark() { KMSG_MARK=$(dmesg | wc -l); }
 kmsg_since() { dmesg | sed -n "$((KMSG_MARK + 1)),\$ { s/^\[[ 0-9.]*\] //; p; }"; }
+# kunit_require SUITE: the KUnit suite SUITE ran at boot, or the group fails
+# with that as its one result (the KUnit groups, before tests/guest/kunit.sh)
+kunit_require() {
+	[ -r "/sys/kernel/debug/kunit/$1/results" ] && return 0
+	echo "KTAP version 1"
+	echo "1..1"
+	echo "not ok 1 $1 ran at boot (no /sys/kernel/debug/kunit/$1/results)"
+	exit 1
+}

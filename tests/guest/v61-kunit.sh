@@ -5,13 +5,8 @@
 # fs_deprecation at boot (kunit.enable=1, with the other suites: no filter,
 # see tests/groups.conf).  It must have run; the results of every suite,
 # test by test, are the group's (tests/guest/kunit.sh).
-dir=/sys/kernel/debug/kunit
-if [ ! -r "$dir/fs_deprecation/results" ]; then
-	echo "KTAP version 1"
-	echo "1..1"
-	echo "not ok 1 fs_deprecation ran at boot (no $dir/fs_deprecation/results)"
-	exit 1
-fi
+. /tests/ktap.sh
+kunit_require fs_deprecation
 # 6.1's debugfs results keep, of a parameterised test, only its last
 # parameter's line, without the subtest's header and plan (the console has
 # them all): those lone lines go, the test's own line and its

@@ -1,14 +1,9 @@
 #!/bin/sh
 # SPDX-License-Identifier: GPL-2.0-or-later
 # SPDX-FileCopyrightText: 2026 The fsdeprecate authors
-# Base 7.3 (v2, work in progress): the series' KUnit suite fs_deprecation at
+# Base 7.3: the series' KUnit suite fs_deprecation at
 # boot (kunit.enable=1 kunit.filter_glob=fs_deprecation).  It must have run;
 # its results, test by test, are the group's (tests/guest/kunit.sh).
-dir=/sys/kernel/debug/kunit
-if [ ! -r "$dir/fs_deprecation/results" ]; then
-	echo "KTAP version 1"
-	echo "1..1"
-	echo "not ok 1 fs_deprecation ran at boot (no $dir/fs_deprecation/results)"
-	exit 1
-fi
+. /tests/ktap.sh
+kunit_require fs_deprecation
 exec /tests/kunit.sh
