@@ -17,7 +17,7 @@
 # kernel/configs/ that kernel/7.3/configs/shared names (written for 6.12: an
 # option they ask for that the tree no longer has is reported and skipped),
 # its flavours kernel/7.3/configs/NAME/.  6.1 the same way: Debian 12's
-# linux-source-6.1 (kernel/6.1/base-version), kernel/6.1/patches, build/v61/.
+# linux-source-6.1 (kernel/6.1/base-version), kernel/6.1/fixes and patches, build/v61/.
 #
 # The source is unpacked under build/ (never committed) and the series is applied
 # with patch(1); a patch that does not apply stops the build, naming the patch.
