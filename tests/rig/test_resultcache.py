@@ -16,6 +16,7 @@ from fsrig.common import read
 from fsrig.groups import Group
 from fsrig.kernel import Kernel
 from fsrig.session import OFF, STORE, USE, Built, Session, Settings
+from test_keys import write
 
 GROUPS_CONF = """# groups
 [g]
@@ -30,14 +31,6 @@ images = a
 system = trixie
 flavour = system
 """
-
-
-def write(path, data, mode=None):
-    os.makedirs(os.path.dirname(path), exist_ok=True)
-    with open(path, "w") as f:
-        f.write(data)
-    if mode is not None:
-        os.chmod(path, mode)
 
 
 class Checkout(unittest.TestCase):
