@@ -35,15 +35,22 @@ check-upstream: setup
 
 # The guest groups on the debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault
 # injection: kernel/configs/debug/); long, not part of `make check`.
+# BASE=7.3 or BASE=6.1: that base's groups on its debug kernel.
 check-debug: setup
-	@$(PY) rig/rig.py check --flavour debug
+	@$(PY) rig/rig.py check --flavour debug $(if $(BASE),--base $(BASE))
+
+# The benchmarks and check-debug take BASE=7.3 or BASE=6.1 for another base (default 6.12);
+# 7.3's source comes from trixie-backports, as for make check.
+ifeq ($(BASE),7.3)
+bench-kernel bench-size check-debug: export RIG_APT_BACKPORTS = 1
+endif
 
 bench-kernel: setup
-	@rig/bench-kernel.sh
+	@rig/bench-kernel.sh $(if $(BASE),--base $(BASE))
 
 # vmlinux growth by part: fixes, feature (the 5 KiB budget), ext2 conversion.
 bench-size: setup
-	@rig/bench-size.sh
+	@rig/bench-size.sh $(if $(BASE),--base $(BASE))
 
 bench-rig: setup
 	@rig/bench-rig.sh

@@ -6,10 +6,21 @@
 # follows instructions executed, so rounds repeat within ~0.2%) on the kernel
 # with the series and on the same config without it; prints medians and ratios.
 # Also prints scripts/bloat-o-meter for vmlinux.
+#
+#   rig/bench-kernel.sh [--base BASE] [GROUP...]
+#
+# --base BASE (as RIG_BASE=BASE): the kernels of another base (7.3, 6.1),
+# its configs/bench/ flavour, the same bench groups.
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
+if [ "${1:-}" = --base ]; then
+	[ $# -ge 2 ] || { echo "bench-kernel: error: --base needs a version" >&2; exit 2; }
+	export RIG_BASE=$2
+	shift 2
+fi
 export RIG_KERNEL_FLAVOUR=${RIG_KERNEL_FLAVOUR:-bench}
+base=${RIG_BASE:-6.12}
 series=$(python3 rig/rig.py bench "$@") || { echo "$series"; echo "bench: failed on the series kernel" >&2; exit 1; }
 stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@") || { echo "$stock"; echo "bench: failed on the stock kernel" >&2; exit 1; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
@@ -43,5 +54,10 @@ done <<< "$series"
 echo
 [ -n "$verdict" ] && echo "$verdict"
 echo
-echo "vmlinux size, series vs stock (scripts/bloat-o-meter):"
-build/linux/scripts/bloat-o-meter "build/kobj-stock-$RIG_KERNEL_FLAVOUR/vmlinux" "build/kobj-$RIG_KERNEL_FLAVOUR/vmlinux" | sed -n '1p;$p'
+obj() {	# obj KEY [--stock]: a path of rig/kernel.sh --paths
+	local key=$1
+	shift
+	rig/kernel.sh --base "$base" --flavour "$RIG_KERNEL_FLAVOUR" --paths "$@" | tr ' ' '\n' | sed -n "s/^$key=//p"
+}
+echo "vmlinux size, series vs stock, base $base (scripts/bloat-o-meter):"
+"$(obj src --stock)"/scripts/bloat-o-meter "$(obj obj --stock)/vmlinux" "$(obj obj)/vmlinux" | sed -n '1p;$p'

@@ -206,6 +206,9 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 	echo "$cfgstamp" > "$obj/config.stamp"
 fi
 
+# The compiler flags, for builds of this configuration elsewhere (rig/bench-size.sh)
+printf '%s\n' "${kcflags[*]}" > "$obj/kcflags"
+
 # 3. Kernel image and UAPI headers (for static test programs).
 if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ] ||
 	[ ! -f "$obj/vmlinux" ]; then

@@ -131,6 +131,8 @@ def bench(session, wanted=()):
     names = groups.check_names(allg, wanted) if wanted else groups.of_kind(allg, "bench")
     built = session.prepare(session.kernel)
     tag = "stock-" if session.kernel.stock else "series-"
+    if session.kernel.base != DEFAULT_BASE:
+        tag += session.kernel.tag + "-"    # the runs of each base kept apart
     res, _ = session.run_groups(names, built, run_tag=tag)
     failed = [r for r in res if r.status == ktap.FAIL]
     if failed:

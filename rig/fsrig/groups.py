@@ -178,13 +178,16 @@ def unknown(name, timeout):
 def for_check(allg, debug=False, base=DEFAULT_BASE):
     """The groups `check` runs when none are named: on the default base,
     those of kind check, whatever their base (each boots on its own); on
-    another BASE (`check --base 7.3`), only the groups of that base."""
+    another BASE (`check --base 7.3`), only the groups of that base.  DEBUG
+    adds those of kind debug and leaves out the groups of another flavour
+    (and, on the default base, of another base): they would not boot on the
+    debug kernel."""
     kinds = ("check", "debug") if debug else ("check",)
-    own = [n for n, g in allg.items()
-           if g.kind in kinds and not (debug and (g.flavour or g.base) and g.kind != "debug")]
     if base != DEFAULT_BASE:
-        return [n for n in own if allg[n].base == base]
-    return own
+        return [n for n, g in allg.items()
+                if g.base == base and g.kind in kinds and not (debug and g.flavour and g.kind != "debug")]
+    return [n for n, g in allg.items()
+            if g.kind in kinds and not (debug and (g.flavour or g.base) and g.kind != "debug")]
 
 
 def of_kind(allg, kind):

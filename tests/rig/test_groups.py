@@ -153,10 +153,10 @@ class BaseKey(unittest.TestCase):
             parse("[b]\nbase = 5.10\n")
 
     def test_a_flavour_must_exist_on_the_groups_base(self):
-        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/7.3/configs/bench/"):
-            groups.parse("[m]\nbase = 7.3\nflavour = bench\n")
+        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/7.3/configs/system/"):
+            groups.parse("[m]\nbase = 7.3\nflavour = system\n")
         self.assertEqual(groups.parse("[m]\nbase = 7.3\nflavour = modules\n")["m"].flavour, "modules")
-        groups.parse("[m]\nflavour = bench\n")
+        groups.parse("[m]\nflavour = system\n")
 
     def test_check_on_the_default_base_runs_every_base(self):
         self.assertEqual(groups.for_check(self.parse()), ["a", "on-73", "on-73-modules", "on-modules"])
@@ -166,6 +166,11 @@ class BaseKey(unittest.TestCase):
 
     def test_check_debug_leaves_other_bases_out_unless_of_kind_debug(self):
         self.assertEqual(groups.for_check(self.parse(debug=True), debug=True), ["a", "debug-73"])
+
+    def test_check_debug_on_7_3_runs_that_bases_groups_without_a_flavour(self):
+        # The groups of base 7.3 on its debug kernel; a modules group would
+        # need a modules-debug flavour of its own.
+        self.assertEqual(groups.for_check(self.parse(debug=True), debug=True, base="7.3"), ["on-73", "debug-73"])
 
     def test_the_kernels_groups_ask_for(self):
         allg = self.parse()
