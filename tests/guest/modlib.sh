@@ -24,6 +24,10 @@ present() {
 	echo "${out# }"
 }
 ITEMS=$(present ext2 ext4-small-inodes reiserfs xfs-ascii-ci xfs-v4)
+# The "removed upstream" items of the filesystems upstream removed after the
+# base's release (sysv, efs, freevxfs): the modules flavour builds them
+# (kernel/configs/modules/), the default kernel does not.  Sorted as ls sorts.
+REMOVED_ITEMS=$(present efs sysv v7 vxfs)
 # The deprecated filesystem type (an item of a whole type, a module of its
 # own) and its image that the modules-* groups use: reiserfs where the base
 # has it, else the ext2 driver.
@@ -49,6 +53,18 @@ item_decl() {
 	ext4-small-inodes) D_WHAT="inodes smaller than 256 bytes" D_SINCE=2026-12-03 D_REMOVAL= D_MODULE=ext4
 		D_REASON="cannot store timestamps after 2038-01-19"
 		D_REMEDY="back up, mkfs.ext4 -I 256, restore" ;;
+	sysv | v7) D_SINCE=2025-05-25 D_REMOVAL=2025-05-25 D_MODULE=sysv
+		D_WHAT="System V, Xenix and Coherent filesystems (sysv driver)"
+		[ $1 = v7 ] && D_WHAT="Version 7 filesystem (sysv driver)"
+		D_REASON="unmaintained, removed in Linux 6.15, kept in 6.12 LTS to migrate data"
+		D_REMEDY="copy the data to a maintained filesystem, such as ext4, XFS or btrfs" ;;
+	efs) D_WHAT="SGI EFS filesystem (efs driver)" D_SINCE=2026-08-30 D_REMOVAL=2026-08-30 D_MODULE=efs
+		D_REASON="unmaintained, removed in Linux 7.3, kept in 6.12 LTS to migrate data"
+		D_REMEDY="copy the data to a maintained filesystem, such as ext4, XFS or btrfs" ;;
+	vxfs) D_WHAT="Veritas VxFS filesystem (freevxfs driver)" D_SINCE=2026-08-30 D_REMOVAL=2026-08-30
+		D_MODULE=freevxfs
+		D_REASON="removed in Linux 7.3, kept in 6.12 LTS to migrate data"
+		D_REMEDY="copy the data to a maintained filesystem, such as ext4, XFS or btrfs" ;;
 	*) return 1 ;;
 	esac
 }
@@ -95,7 +111,7 @@ dev_id() { basename "$(readlink -f "/dev/img/$1")"; }
 
 # mod_loaded MODULE: is it in /proc/modules?
 mod_loaded() { grep -q "^$1 " /proc/modules; }
-fs_modules() { awk '$1 ~ /^(ext2|ext4|jbd2|mbcache|reiserfs|xfs|libcrc32c|crc32c_generic|crc16)$/ { printf "%s ", $1 }' /proc/modules; }
+fs_modules() { awk '$1 ~ /^(ext2|ext4|jbd2|mbcache|reiserfs|xfs|sysv|efs|freevxfs|libcrc32c|crc32c_generic|crc16)$/ { printf "%s ", $1 }' /proc/modules; }
 
 # item ITEM FILE: the file's content ("<missing>" if absent)
 item() { cat "$DEP/$1/$2" 2>/dev/null || echo "<missing>"; }

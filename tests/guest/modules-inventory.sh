@@ -8,7 +8,10 @@
 # items say loaded=1 while it is in, and stay listed after rmmod.
 . /tests/ktap.sh
 . /tests/modlib.sh
-MODS=$(present reiserfs ext2 xfs ext4)
+# This kernel's items: those of the default kernel and the "removed
+# upstream" ones of the modules flavour, in ls order.
+ITEMS=$(echo $ITEMS $REMOVED_ITEMS | tr ' ' '\n' | sort | tr '\n' ' ' | sed 's/ $//')
+MODS=$(present reiserfs ext2 xfs ext4 sysv efs freevxfs)
 ktap_plan $((3 + 3 * $(echo $ITEMS | wc -w) + 4 * $(echo $MODS | wc -w)))
 expect "no filesystem module loaded at boot" "" "$(fs_modules)"
 expect "/sys/fs/deprecated lists every item before any module is loaded" "$ITEMS" \
