@@ -16,7 +16,7 @@ import re
 import subprocess
 import sys
 
-from . import compare, demo as demo_mod, groups, hostsuites, images, ktap, report
+from . import compare, demo as demo_mod, groups, hostsuites, images, ktap, report, system
 from .common import BUILD, TOP, RigError, read
 from .initramfs import initrd_for
 from .judge import judge
@@ -48,6 +48,14 @@ def check(session, wanted=(), cache=USE):
             subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
                            stdout=subprocess.DEVNULL, stderr=subprocess.DEVNULL)
         host = hostpool.submit(hostsuites.run_all)
+    # The Debian roots of the system groups (mmdebstrap: mostly waiting on
+    # Debian's mirror, and dpkg) are made beside the kernel builds; a group
+    # that boots before its root is made waits for it (system.root_image()
+    # holds a lock), one that fails to get it reports why.
+    roots = sorted({(allg[n].system, allg[n].system_root) for n in names if allg[n].system})
+    rootpool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
+    if roots:
+        rootpool.submit(prefetch_roots, roots)
     # The run's kernel, unless every group named has a kernel of its own
     # (`run v73-kunit`: nothing of 6.12 is prepared).
     own = groups.kernels(allg, names)
@@ -97,7 +105,18 @@ def check(session, wanted=(), cache=USE):
         gres, accel = session.run_groups(names, built, kernels, run_tag=tag, cache=cache)
         results = (host.result() if host else []) + build_fail + gres + comp.result()
     hostpool.shutdown()
+    rootpool.shutdown()
     return report.finish(results, accel)
+
+
+def prefetch_roots(roots):
+    """Make the system roots ROOTS ((suite, format) pairs) ahead of their
+    groups; errors are left to the groups, which make them again."""
+    for suite, fmt in roots:
+        try:
+            system.root_image(suite, fmt)
+        except RigError:
+            pass
 
 
 def pairs_wanted(session, wanted):
