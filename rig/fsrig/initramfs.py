@@ -38,7 +38,7 @@ def series_adds(patches_dir, path):
                for f in sorted(os.listdir(patches_dir)) if f.endswith(".patch"))
 
 
-def build_selftests(src, obj, dest, stock, patches_dir=None):
+def build_selftests(src, obj, dest, stock, patches_dir=None, other_base=False):
     """Build the kselftests named in tests/selftests.conf from the tree SRC,
     statically linked (as the kselftest documentation asks for a minimal
     guest), copied stripped (debug info is most of their size).  STOCK: the
@@ -47,10 +47,11 @@ def build_selftests(src, obj, dest, stock, patches_dir=None):
     the default (kernel/patches/): only the selftests that series adds are
     built (none on 7.3 yet); upstream's own, listed for the comparison
     pairs, run on the default base only (7.3's statmount tests also need
-    libcap)."""
+    libcap).  OTHER_BASE: the kernel is another base's (its stock kernel,
+    for the benchmarks, gets none)."""
     hdrs = os.path.join(obj, "usr-headers", "include")
     for d in selftest_dirs():
-        if patches_dir and not series_adds(patches_dir, f"tools/testing/selftests/{d}"):
+        if other_base and not (patches_dir and series_adds(patches_dir, f"tools/testing/selftests/{d}")):
             continue    # another base: upstream's, or not in its series yet
         sdir = os.path.join(src, "tools", "testing", "selftests", d)
         if not os.path.isdir(sdir):
@@ -209,7 +210,7 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
             shutil.copy2(os.path.join(GUEST_DIR, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
     build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock,
-                    patches_dir if out_dir != BUILD else None)
+                    patches_dir if out_dir != BUILD else None, other_base=out_dir != BUILD)
     # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
     # installed them (/lib/modules/<release>/, depmod run) and busybox's
     # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)
