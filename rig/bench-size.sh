@@ -32,11 +32,13 @@ while [ $# -gt 0 ]; do
 	esac
 	shift
 done
-paths() { rig/kernel.sh --base "$base" --flavour bench --paths "$@" | tr ' ' '\n'; }
-series=$(paths | sed -n 's/^series=//p')
-stock_src=$(paths --stock | sed -n 's/^src=//p')
-stock_obj=$(paths --stock | sed -n 's/^obj=//p')
-whole_obj=$(paths | sed -n 's/^obj=//p')
+# The paths of the two bench kernels (rig/kernel.sh --paths: KEY=VALUE words)
+whole_paths=$(rig/kernel.sh --base "$base" --flavour bench --paths | tr ' ' '\n')
+stock_paths=$(rig/kernel.sh --base "$base" --flavour bench --paths --stock | tr ' ' '\n')
+series=$(sed -n 's/^series=//p' <<< "$whole_paths")
+whole_obj=$(sed -n 's/^obj=//p' <<< "$whole_paths")
+stock_src=$(sed -n 's/^src=//p' <<< "$stock_paths")
+stock_obj=$(sed -n 's/^obj=//p' <<< "$stock_paths")
 [ -n "$series" ] && [ -n "$stock_obj" ] || die "rig/kernel.sh --paths gave no paths for base $base"
 out=$(dirname "$stock_obj")
 # The two ends: the bench kernels without and with the series

@@ -51,7 +51,7 @@ def build_selftests(src, obj, dest, stock, patches_dir=None, other_base=False):
     for the benchmarks, gets none)."""
     hdrs = os.path.join(obj, "usr-headers", "include")
     for d in selftest_dirs():
-        if other_base and not (patches_dir and series_adds(patches_dir, f"tools/testing/selftests/{d}")):
+        if other_base and not series_adds(patches_dir, f"tools/testing/selftests/{d}"):
             continue    # another base: upstream's, or not in its series yet
         sdir = os.path.join(src, "tools", "testing", "selftests", d)
         if not os.path.isdir(sdir):
@@ -210,7 +210,7 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
             shutil.copy2(os.path.join(GUEST_DIR, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
     build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock,
-                    patches_dir if out_dir != BUILD else None, other_base=out_dir != BUILD)
+                    patches_dir, other_base=out_dir != BUILD)
     # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
     # installed them (/lib/modules/<release>/, depmod run) and busybox's
     # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)
