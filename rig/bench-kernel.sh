@@ -23,6 +23,7 @@ export RIG_KERNEL_FLAVOUR=${RIG_KERNEL_FLAVOUR:-bench}
 base=${RIG_BASE:-6.12}
 series=$(python3 rig/rig.py bench "$@") || { echo "$series"; echo "bench: failed on the series kernel" >&2; exit 1; }
 stock=$(RIG_STOCK=1 python3 rig/rig.py bench "$@") || { echo "$stock"; echo "bench: failed on the stock kernel" >&2; exit 1; }
+[ -n "$series" ] || { echo "bench: the series kernel's runs hold no rounds" >&2; exit 1; }
 median() { tr ' ' '\n' | grep . | sort -n | awk '{ a[NR] = $1 } END { print a[int((NR + 1) / 2)] }'; }
 mean() { tr ' ' '\n' | grep . | awk '{ s += $1 } END { printf "%.1f\n", s / NR }'; }
 # The goal is judged on the ratio of the means: round R of bench-tmpfs holds
@@ -34,6 +35,7 @@ printf "%-12s %14s %14s %8s %14s %14s %8s\n" bench "series mean" "stock mean" ra
 verdict=
 while read -r _ name _ vals; do
 	svals=$(echo "$stock" | awk -v n="$name" '$2 == n { $1 = $2 = $3 = ""; print }')
+	[ -n "${svals// /}" ] || { echo "bench: no rounds of $name from the stock kernel" >&2; exit 1; }
 	sm=$(echo "$vals" | mean)
 	km=$(echo "$svals" | mean)
 	s=$(echo "$vals" | median)

@@ -159,7 +159,7 @@ def bench(session, wanted=()):
         return 1
     rounds = {}
     for n in names:
-        text = read(os.path.join(BUILD, "runs", tag + n, "results.ktap"), "")
+        text = read(os.path.join(session.kernel.runs_dir, tag + n, "results.ktap"), "")
         for m in re.finditer(r"^# bench (\S+) round \d+ ns_per_cycle (\d+)$", text, re.M):
             rounds.setdefault(m.group(1), []).append(int(m.group(2)))
     for b, v in rounds.items():
