@@ -30,8 +30,9 @@ check: setup
 
 # Upstream's mount-API kselftests and fs KUnit suites on the patched kernel and
 # on the same config without the series: identical results (rig/fsrig/compare.py).
+# BASE=7.3 or BASE=6.1: on that base's kernels (make check does 6.12's).
 check-upstream: setup
-	@$(PY) rig/rig.py check-upstream
+	@$(PY) rig/rig.py check-upstream $(if $(BASE),--base $(BASE))
 
 # The guest groups on the debug kernel (KASAN, UBSAN, lockdep, kmemleak, fault
 # injection: kernel/configs/debug/); long, not part of `make check`.
@@ -42,7 +43,7 @@ check-debug: setup
 # The benchmarks and check-debug take BASE=7.3 or BASE=6.1 for another base (default 6.12);
 # 7.3's source comes from trixie-backports, as for make check.
 ifeq ($(BASE),7.3)
-bench-kernel bench-size check-debug: export RIG_APT_BACKPORTS = 1
+bench-kernel bench-size check-debug check-upstream: export RIG_APT_BACKPORTS = 1
 endif
 
 bench-kernel: setup

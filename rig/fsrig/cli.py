@@ -77,6 +77,7 @@ def parser():
     for name, pair in (("check-upstream", "upstream"), ("check-ext2-options", "ext2-options")):
         p = sub.add_parser(name)
         p.add_argument("--no-cache", **nocache)
+        p.add_argument("--base", **base)
         p.set_defaults(fn=lambda s, a, pair=pair: commands.check_pair(s, pair))
     p = sub.add_parser("boot")
     p.add_argument("group")

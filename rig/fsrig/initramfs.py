@@ -38,26 +38,39 @@ def series_adds(patches_dir, path):
                for f in sorted(os.listdir(patches_dir)) if f.endswith(".patch"))
 
 
-def build_selftests(src, obj, dest, stock, patches_dir=None, other_base=False):
+def fs_kunit_suites(src):
+    """The suites of tests/fs-kunit.conf whose source the tree SRC has."""
+    suites = []
+    for line in read(os.path.join(TOP, "tests", "fs-kunit.conf"), "").splitlines():
+        words = line.split("#", 1)[0].split()
+        if len(words) != 2:
+            if words:
+                die(f"tests/fs-kunit.conf: not SUITE SOURCE: {line!r}")
+            continue
+        if os.path.isfile(os.path.join(src, words[1])):
+            suites.append(words[0])
+    return suites
+
+
+def build_selftests(src, obj, dest, stock, patches_dir=None):
     """Build the kselftests named in tests/selftests.conf from the tree SRC,
     statically linked (as the kselftest documentation asks for a minimal
-    guest), copied stripped (debug info is most of their size).  STOCK: the
-    tree without the series, which lacks the series' own selftests.
-    PATCHES_DIR: the series applied to SRC when it is another base's than
-    the default (kernel/patches/): only the selftests that series adds are
-    built (none on 7.3 yet); upstream's own, listed for the comparison
-    pairs, run on the default base only (7.3's statmount tests also need
-    libcap).  OTHER_BASE: the kernel is another base's (its stock kernel,
-    for the benchmarks, gets none)."""
+    guest), copied stripped (debug info is most of their size), on every
+    base.  A directory that SRC does not have is listed in DEST/absent, one
+    per line, so that the guest reports its programs as not in this
+    kernel's tree (tests/guest/upstream.sh): the series' own on the stock
+    tree (STOCK), upstream's that a base predates (6.1 has no
+    filesystems/statmount).  One that the series in PATCHES_DIR adds must
+    be there."""
     hdrs = os.path.join(obj, "usr-headers", "include")
+    absent = []
     for d in selftest_dirs():
-        if other_base and not series_adds(patches_dir, f"tools/testing/selftests/{d}"):
-            continue    # another base: upstream's, or not in its series yet
         sdir = os.path.join(src, "tools", "testing", "selftests", d)
         if not os.path.isdir(sdir):
-            if stock:
-                continue    # added by the series: the stock tree has none
-            die(f"selftest directory {d} listed in tests/selftests.conf is not in the patched tree")
+            if not stock and series_adds(patches_dir, f"tools/testing/selftests/{d}"):
+                die(f"selftest directory {d} listed in tests/selftests.conf is not in the patched tree")
+            absent.append(d)
+            continue
         out = os.path.join(obj, "selftests", d)
         os.makedirs(out, exist_ok=True)
         r = subprocess.run(["make", "-s", "-C", sdir, f"OUTPUT={out}", "CC=gcc -static",
@@ -70,6 +83,9 @@ def build_selftests(src, obj, dest, stock, patches_dir=None, other_base=False):
             if os.path.isfile(p) and os.access(p, os.X_OK):
                 os.makedirs(os.path.join(dest, d), exist_ok=True)
                 subprocess.run(["strip", "-o", os.path.join(dest, d, f), p], check=True)
+    os.makedirs(dest, exist_ok=True)
+    with open(os.path.join(dest, "absent"), "w") as f:
+        f.write("".join(d + "\n" for d in absent))
 
 
 def program_key(source, headers, hdrs, ident):
@@ -209,8 +225,9 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
         if f.endswith(".sh"):
             shutil.copy2(os.path.join(GUEST_DIR, f), os.path.join(stage, "tests", f))
     build_guest_programs(obj, os.path.join(stage, "tests"))
-    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock,
-                    patches_dir, other_base=out_dir != BUILD)
+    with open(os.path.join(stage, "tests", "fs-kunit"), "w") as f:
+        f.write("".join(n + "\n" for n in fs_kunit_suites(src)))
+    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock, patches_dir)
     # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
     # installed them (/lib/modules/<release>/, depmod run) and busybox's
     # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)

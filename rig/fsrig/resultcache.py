@@ -31,8 +31,9 @@ The key errs on the side of booting again.  It is a hash of
     the kernel is a debug kernel (kmemleak report required);
   - the sources the guest side is made of, as read when the run started:
     every file of tests/guest/ (a system group: tests/system/ and
-    tests/guest/ktap.sh), tests/selftests.conf, tests/host-programs.conf,
-    the files git tracks in fsaudit/, rig/images.conf;
+    tests/guest/ktap.sh), tests/selftests.conf, tests/fs-kunit.conf,
+    tests/host-programs.conf, the files git tracks in fsaudit/,
+    rig/images.conf;
   - the rig's own code: rig/rig.py and rig/fsrig/*.py (the QEMU command,
     the judge and the KTAP parser among them);
   - for a group without `rtc =`, whose guest clock is the host's, the
@@ -173,7 +174,8 @@ def guest_sources(system):
     if system:
         # The Debian root: tests/system/ and ktap.sh, fsaudit's .deb; no initramfs.
         return ["tests/system", "tests/guest/ktap.sh", "rig/images.conf"]
-    return ["tests/guest", "tests/selftests.conf", "tests/host-programs.conf", "rig/images.conf"]
+    return ["tests/guest", "tests/selftests.conf", "tests/fs-kunit.conf", "tests/host-programs.conf",
+            "rig/images.conf"]
 
 
 def rig_code(top=TOP):

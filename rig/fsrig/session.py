@@ -192,7 +192,8 @@ class Session:
             return judge(n, r, g.expect_panic, kmemleak=built.kernel.debug, known=g.known_report)
         if reference_side:
             r = reference.reference_boot(self.queue, verdict, accel, built.image, rd, n, imgs, cmdline, g.rtc,
-                                         g.timeout, g.smp, use_cache=self.settings.reference_cache)
+                                         g.timeout, g.smp, use_cache=self.settings.reference_cache,
+                                         root=built.kernel.build_root)
             if not r.get("cached"):
                 log(f"{n}: {r['seconds']:.1f} s ({r['cpu']:.1f} s CPU, {accel})")
             res = verdict(r)
