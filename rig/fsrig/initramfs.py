@@ -52,22 +52,22 @@ def fs_kunit_suites(src):
     return suites
 
 
-def build_selftests(src, obj, dest, stock, patches_dir=None):
+def build_selftests(src, obj, dest, patches_dir=None):
     """Build the kselftests named in tests/selftests.conf from the tree SRC,
     statically linked (as the kselftest documentation asks for a minimal
     guest), copied stripped (debug info is most of their size), on every
     base.  A directory that SRC does not have is listed in DEST/absent, one
     per line, so that the guest reports its programs as not in this
     kernel's tree (tests/guest/upstream.sh): the series' own on the stock
-    tree (STOCK), upstream's that a base predates (6.1 has no
-    filesystems/statmount).  One that the series in PATCHES_DIR adds must
-    be there."""
+    tree, upstream's that a base predates (6.1 has no filesystems/statmount).
+    One that the series applied to SRC (PATCHES_DIR; None for the stock
+    tree) adds must be there."""
     hdrs = os.path.join(obj, "usr-headers", "include")
     absent = []
     for d in selftest_dirs():
         sdir = os.path.join(src, "tools", "testing", "selftests", d)
         if not os.path.isdir(sdir):
-            if not stock and series_adds(patches_dir, f"tools/testing/selftests/{d}"):
+            if series_adds(patches_dir, f"tools/testing/selftests/{d}"):
                 die(f"selftest directory {d} listed in tests/selftests.conf is not in the patched tree")
             absent.append(d)
             continue
@@ -188,9 +188,9 @@ def content_key(parts):
     return sha(sorted(files))
 
 
-def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
-    """The initramfs of the kernel in OBJ (built from the tree SRC; STOCK: without
-    the series): OBJ's initramfs-kobj-X.cpio, and beside it
+def build(src, obj, groups, out_dir=BUILD, patches_dir=None):
+    """The initramfs of the kernel in OBJ (built from the tree SRC):
+    OBJ's initramfs-kobj-X.cpio, and beside it
     initramfs-kobj-X-full.cpio, the same followed by the extras: the
     kselftests (tests/selftests.conf) and the host programs
     (tests/host-programs.conf: fsaudit, mkfs.ext4, their libraries).  Only
@@ -199,8 +199,9 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
     MB on the boot's critical path, and the extras are 11 of its 15 MB.
     GROUPS: the run's groups ({name: Group}), for the wrappers of `selftest =`
     groups.  OUT_DIR: where the archives and their staging trees go (build/,
-    or build/vNN/ for another base: Kernel.build_root); PATCHES_DIR: that
-    base's series (build_selftests()).  Returns the path of the first."""
+    or build/vNN/ for another base: Kernel.build_root); PATCHES_DIR: the
+    series applied to SRC, None for a stock kernel (build_selftests()).
+    Returns the path of the first."""
     os.makedirs(out_dir, exist_ok=True)
     stage = os.path.join(out_dir, f"initramfs-{os.path.basename(obj)}.d")
     xstage = os.path.join(out_dir, f"initramfs-{os.path.basename(obj)}-extras.d")
@@ -227,7 +228,7 @@ def build(src, obj, stock, groups, out_dir=BUILD, patches_dir=None):
     build_guest_programs(obj, os.path.join(stage, "tests"))
     with open(os.path.join(stage, "tests", "fs-kunit"), "w") as f:
         f.write("".join(n + "\n" for n in fs_kunit_suites(src)))
-    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), stock, patches_dir)
+    build_selftests(src, obj, os.path.join(xstage, "tests", "selftests"), patches_dir)
     # A modular kernel (flavour "modules"): its modules as rig/kernel.sh
     # installed them (/lib/modules/<release>/, depmod run) and busybox's
     # module tools in /sbin, where the kernel runs modprobe (CONFIG_MODPROBE_PATH)

@@ -131,7 +131,7 @@ class Session:
             if kernel not in self._prepared:
                 image, obj = kernel_mod.build(kernel)
                 with Step(f"initramfs {os.path.join(kernel.tag, os.path.basename(obj))}"):
-                    initrd = initramfs.build(kernel.src_dir, obj, kernel.stock, self.groups,
+                    initrd = initramfs.build(kernel.src_dir, obj, self.groups,
                                              out_dir=kernel.build_root, patches_dir=kernel.patches_dir)
                 self._prepared[kernel] = Built(kernel, image, obj, initrd)
             return self._prepared[kernel]

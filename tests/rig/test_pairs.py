@@ -56,7 +56,7 @@ class TreeContents(unittest.TestCase):
         with tempfile.TemporaryDirectory() as tmp, \
                 mock.patch.object(initramfs, "selftest_dirs", return_value=["filesystems/statmount"]):
             dest = os.path.join(tmp, "dest")
-            initramfs.build_selftests(os.path.join(tmp, "src"), os.path.join(tmp, "obj"), dest, stock=False)
+            initramfs.build_selftests(os.path.join(tmp, "src"), os.path.join(tmp, "obj"), dest)
             with open(os.path.join(dest, "absent")) as f:
                 self.assertEqual(f.read(), "filesystems/statmount\n")
 
@@ -70,10 +70,9 @@ class TreeContents(unittest.TestCase):
             dest = os.path.join(tmp, "dest")
             with self.assertRaises(RigError):
                 initramfs.build_selftests(os.path.join(tmp, "src"), os.path.join(tmp, "obj"), dest,
-                                          stock=False, patches_dir=patches)
-            # The stock tree lacks it: listed, not an error
-            initramfs.build_selftests(os.path.join(tmp, "src"), os.path.join(tmp, "obj"), dest,
-                                      stock=True, patches_dir=patches)
+                                          patches_dir=patches)
+            # The stock tree (no series) lacks it: listed, not an error
+            initramfs.build_selftests(os.path.join(tmp, "src"), os.path.join(tmp, "obj"), dest)
             with open(os.path.join(dest, "absent")) as f:
                 self.assertEqual(f.read(), "filesystems/deprecation\n")
 
