@@ -12,4 +12,8 @@ for arg in $(cat /proc/cmdline); do
 	faultinject.seconds=*) t=${arg#*=} ;;
 	esac
 done
-exec /tests/faultinject -k "$k" -r "$r" -t "$t" reiserfs36 ext2 xfs-v4 ext4-128 ext4-256
+. /tests/ktap.sh
+. /tests/modlib.sh
+# shellcheck disable=SC2046 # one word per item and image
+exec /tests/faultinject -k "$k" -r "$r" -t "$t" $(for x in $REMOVED; do echo "-x $x"; done) \
+	$(present reiserfs36 ext2 xfs-v4 ext4-128 ext4-256)
