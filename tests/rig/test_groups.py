@@ -153,10 +153,12 @@ class BaseKey(unittest.TestCase):
             parse("[b]\nbase = 5.10\n")
 
     def test_a_flavour_must_exist_on_the_groups_base(self):
-        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/7.3/configs/system/"):
-            groups.parse("[m]\nbase = 7.3\nflavour = system\n")
+        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/7.3/configs/bench-debug/"):
+            groups.parse("[m]\nbase = 7.3\nflavour = bench-debug\n")
         self.assertEqual(groups.parse("[m]\nbase = 7.3\nflavour = modules\n")["m"].flavour, "modules")
-        groups.parse("[m]\nflavour = system\n")
+        groups.parse("[m]\nflavour = modules-debug\n")
+        with self.assertRaisesRegex(RigError, r"\[m\]: no kernel flavour kernel/configs/system/"):
+            groups.parse("[m]\nflavour = system\n")
 
     def test_check_on_the_default_base_runs_every_base(self):
         self.assertEqual(groups.for_check(self.parse()), ["a", "on-73", "on-73-modules", "on-modules"])
@@ -259,11 +261,22 @@ class TheProjectsGroups(unittest.TestCase):
         self.assertIn("reiserfs", groups.removed_filesystems("7.3"))
         self.assertEqual(groups.removed_filesystems("6.12"), ())
 
-    def test_system_groups_boot_the_system_flavour(self):
-        """systemd needs what only kernel/configs/system/ has (cgroups, AF_UNIX, ...)."""
+    def test_system_groups_boot_a_kernel_with_systemds_needs(self):
+        """systemd needs what kernel/configs/system.config gives (cgroups, AF_UNIX, ...):
+        the default flavour of 6.12 takes every top-level fragment, another base's
+        names it in kernel/BASE/configs/shared; every base has system groups."""
+        self.assertTrue(os.path.isfile(os.path.join(TOP, "kernel", "configs", "system.config")))
+        bases = set()
         for g in self.allg.values():
-            if g.system:
-                self.assertEqual(g.flavour, "system", f"[{g.name}]")
+            if not g.system:
+                continue
+            self.assertEqual(g.flavour, "", f"[{g.name}]")
+            bases.add(g.base or "6.12")
+            if g.base:
+                with open(os.path.join(TOP, "kernel", g.base, "configs", "shared")) as f:
+                    shared = [ln.split("#")[0].strip() for ln in f]
+                self.assertIn("system.config", shared, f"[{g.name}]")
+        self.assertEqual(bases, {"6.12", "7.3", "6.1"})
 
     def test_system_roots_are_the_formats_the_rig_makes(self):
         from fsrig import system

@@ -29,7 +29,6 @@ images = a
 
 [sys]
 system = trixie
-flavour = system
 """
 
 
@@ -126,7 +125,7 @@ class Key(Checkout):
         self.assertNotEqual(self.key(), k)
 
     def test_a_system_group_follows_tests_system_and_ktap_sh_only(self):
-        sys_group = Group("sys", system="trixie", flavour="system")
+        sys_group = Group("sys", system="trixie")
         for f in ("tests/system/sys.sh", "tests/system/overlay/sys/etc/fstab", "tests/guest/ktap.sh",
                   "fsaudit/fsaudit.c"):
             self.assertTrue(self.changes(f, group=sys_group), f)

@@ -168,7 +168,19 @@ expect "journalctl -k: the root's fs-deprecated line, once" 1 "$(grep -c . <<<"$
 # a scsi-hd.  udev gives it fsaudit's properties and UDISKS_AUTO=0 (Debian's
 # own rules leave reiserfs to automount), udisks2 turns that into
 # HintAuto=false, and under deny `udisksctl mount` fails with EPERM (the
-# reason is in the kernel log only).
+# reason is in the kernel log only).  A base without reiserfs (7.3: the rig
+# says rig.removed=reiserfs,... on the command line) skips its 8 checks.
+if grep -qE '(^| )rig\.removed=([^ ]*,)?reiserfs(,| |$)' /proc/cmdline; then
+	for t in "the hot-added disk appeared (udev's by-id link)" "udev: ID_FS_TYPE reiserfs" \
+		"udev: fsaudit's FSAUDIT_VERDICT and UDISKS_AUTO=0" "udisks2: HintAuto false (desktops do not automount it)" \
+		"udisks2 mounted nothing by itself" "udisksctl mount under deny fails" \
+		"udisksctl's error is EPERM (udisks2 does not relay the kernel's reason)" \
+		"the kernel log names the reason for the hot-added disk"; do
+		ktap_skip "no reiserfs in this kernel's base" "$t"
+	done
+	ktap_done
+	exit
+fi
 link=/dev/disk/by-id/scsi-0QEMU_QEMU_HARDDISK_reiserfs36
 echo "rig-hotplug reiserfs36" >/dev/ttyS2
 for i in $(seq 120); do
