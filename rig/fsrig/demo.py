@@ -120,7 +120,7 @@ def run(session, kernel):
         die("no group with kind = demo in tests/groups.conf")
     with Step("kernel and initramfs"):
         built = session.prepare(kernel)
-        # demo-admin boots Debian's systemd on the `system` flavour
+        # The kernels of demo groups on another base or flavour, if any
         kernels = {(b, fl): session.prepare((kernel.with_base(b) if b else kernel).with_flavour(fl))
                    for b, fl in groups.kernels(allg, names)}
     with Step(f"booting {', '.join(names)} in parallel"):

@@ -180,14 +180,15 @@ def for_check(allg, debug=False, base=DEFAULT_BASE):
     those of kind check, whatever their base (each boots on its own); on
     another BASE (`check --base 7.3`), only the groups of that base.  DEBUG
     adds those of kind debug and leaves out the groups of another flavour
-    (and, on the default base, of another base): they would not boot on the
-    debug kernel."""
+    (and, on the default base, of another base) and the system guests: they
+    would not boot on the debug kernel, which lacks systemd's options."""
     kinds = ("check", "debug") if debug else ("check",)
     if base != DEFAULT_BASE:
         return [n for n, g in allg.items()
-                if g.base == base and g.kind in kinds and not (debug and g.flavour and g.kind != "debug")]
+                if g.base == base and g.kind in kinds
+                and not (debug and (g.flavour or g.system) and g.kind != "debug")]
     return [n for n, g in allg.items()
-            if g.kind in kinds and not (debug and (g.flavour or g.base) and g.kind != "debug")]
+            if g.kind in kinds and not (debug and (g.flavour or g.base or g.system) and g.kind != "debug")]
 
 
 def of_kind(allg, kind):

@@ -21,7 +21,8 @@ Three cached steps, each redone only when its key changes:
 
 A group with `system = SUITE` boots that image as /dev/vda (snapshot mode:
 the guest's writes are thrown away), `root=/dev/vda rw`, no initramfs, on
-its flavour's kernel (`flavour = system`: what systemd needs), with
+the test kernel of its base (kernel/configs/system.config: what systemd
+needs, in every base's default flavour), with
 init=/usr/lib/rig/rig-init (the group's /etc overlay, then systemd).  In the
 guest, rig-run.service (tests/system/rig-run) waits for the boot to finish,
 runs tests/system/GROUP.sh with its KTAP on the results channel (ttyS1),

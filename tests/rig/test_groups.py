@@ -189,6 +189,14 @@ class Selection(unittest.TestCase):
         self.assertEqual(groups.for_check(parse(debug=True), debug=True),
                          ["plain", "kselftest", "debug-only", "on-modules-debug"])
 
+    def test_check_debug_leaves_the_system_guests_out_on_every_base(self):
+        # The debug kernels lack systemd's options (kernel/configs/system.config).
+        allg = groups.parse("[plain]\n[sys]\nbases = 7.3\nsystem = trixie\n", debug=True,
+                            flavour_exists=lambda f, b="6.12": False)
+        self.assertEqual(groups.for_check(allg), ["plain", "sys", "sys@7.3"])
+        self.assertEqual(groups.for_check(allg, debug=True), ["plain"])
+        self.assertEqual(groups.for_check(allg, debug=True, base="7.3"), [])
+
     def test_demo_bench_by_kind(self):
         self.assertEqual(groups.of_kind(parse(), "demo"), ["demo"])
         self.assertEqual(groups.of_kind(parse(), "bench"), ["bench"])
