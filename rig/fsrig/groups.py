@@ -181,14 +181,17 @@ def for_check(allg, debug=False, base=DEFAULT_BASE):
     another BASE (`check --base 7.3`), only the groups of that base.  DEBUG
     adds those of kind debug and leaves out the groups of another flavour
     (and, on the default base, of another base) and the system guests: they
-    would not boot on the debug kernel, which lacks systemd's options."""
+    would not boot on the debug kernel, which lacks systemd's options.  A
+    debug group's `bases =` copies (NAME@BASE: their script is NAME's) run
+    only on their own base's debug kernel (`check --base BASE`)."""
     kinds = ("check", "debug") if debug else ("check",)
     if base != DEFAULT_BASE:
         return [n for n, g in allg.items()
                 if g.base == base and g.kind in kinds
                 and not (debug and (g.flavour or g.system) and g.kind != "debug")]
     return [n for n, g in allg.items()
-            if g.kind in kinds and not (debug and (g.flavour or g.base or g.system) and g.kind != "debug")]
+            if g.kind in kinds and not (debug and (g.script or (g.flavour or g.base or g.system)
+                                                   and g.kind != "debug"))]
 
 
 def of_kind(allg, kind):

@@ -189,6 +189,13 @@ class Selection(unittest.TestCase):
         self.assertEqual(groups.for_check(parse(debug=True), debug=True),
                          ["plain", "kselftest", "debug-only", "on-modules-debug"])
 
+    def test_check_debug_leaves_the_bases_copies_to_their_own_base(self):
+        # A debug group with `bases = 7.3` runs on 7.3's debug kernel under
+        # `check --flavour debug --base 7.3`, not in the default base's run too.
+        allg = groups.parse("[plain]\n[dbg]\nkind = debug\nbases = 7.3\n", debug=True)
+        self.assertEqual(groups.for_check(allg, debug=True), ["plain", "dbg"])
+        self.assertEqual(groups.for_check(allg, debug=True, base="7.3"), ["dbg@7.3"])
+
     def test_check_debug_leaves_the_system_guests_out_on_every_base(self):
         # The debug kernels lack systemd's options (kernel/configs/system.config).
         allg = groups.parse("[plain]\n[sys]\nbases = 7.3\nsystem = trixie\n", debug=True,
