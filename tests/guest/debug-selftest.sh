@@ -57,7 +57,8 @@ if [ -e $kml ] && echo stack=off > $kml; then
 	wait $pid 2>/dev/null
 	echo stack=on > $kml
 	n=$(echo "$report" | grep -c '^unreferenced object')
-	if [ "$n" -ge 1 ] && echo "$report" | grep -q '^    do_sys_poll+'; then
+	# A backtrace line: "    do_sys_poll+0x…", on 6.1 "    [<(____ptrval____)>] do_sys_poll+0x…".
+	if [ "$n" -ge 1 ] && echo "$report" | grep -qE '^    (\[<[^>]*>\] )?do_sys_poll\+'; then
 		ktap_ok "kmemleak reports the blocks only a sleeping task's stack references ($n objects, do_sys_poll)"
 	else
 		ktap_diag "$report"
