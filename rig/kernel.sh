@@ -4,6 +4,7 @@
 # Build the guest kernel from Debian's linux-source-6.12 plus kernel/patches/.
 #
 #   rig/kernel.sh [--base BASE] [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]
+#   rig/kernel.sh --paths|--fragments [...]   print the paths / fragments, build nothing
 #
 # A flavour is a directory kernel/configs/NAME/ of extra fragments, built in
 # build/kobj-NAME (e.g. "bench": the series without KUnit, for size and speed).
@@ -37,6 +38,7 @@ while [ $# -gt 0 ]; do
 	--stock) stock=1 ;;
 	--flavour) flavour=$2; shift ;;
 	--paths) paths=1 ;;	# print the paths this build would use, and stop
+	--fragments) paths=2 ;;	# print the configuration fragments, and stop
 	*) extra+=("$(readlink -f "$1")") ;;
 	esac
 	shift
@@ -58,14 +60,45 @@ if [ $stock = 1 ]; then
 else
 	src=$out/linux obj=$out/kobj-$flavour
 	# Every patch file but the cover letter (which carries no diff).
-	# The fixes (a series of their own, kernel/fixes/) first.
 	# The fixes (a series of their own, kernel/fixes/) first; a base
 	# without fixes has no such directory.
 	mapfile -t patches < <({ grep -l '^diff ' "$series"/fixes/*.patch 2>/dev/null | sort || :
 		grep -l '^diff ' "$series"/patches/*.patch 2>/dev/null | sort || :; })
 fi
-if [ $paths = 1 ]; then
-	echo "series=$series package=$pkg src=$src obj=$obj stage=$out/stage.PID patches=${#patches[@]}"
+# The configuration fragments, in order (step 3 below).
+# A flavour (kernel/configs/NAME/) adds its own *.config fragments; its file
+# "fragments", if present, lists the top-level fragments it keeps (default: all).
+# Another base's kernel/BASE/configs/shared names fragments of kernel/configs/
+# (6.12's) it is built with, before its own.
+cfgdir=$series/configs
+shared=()
+if [ -f "$cfgdir/shared" ] && [ "$base" != 6.12 ]; then
+	mapfile -t shared < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$cfgdir/shared")
+fi
+top_frags=("${shared[@]}" "$cfgdir"/*.config)
+flav_frags=()
+if [ "$flavour" != default ]; then
+	fdir=$cfgdir/$flavour
+	[ -d "$fdir" ] || die "no flavour directory $fdir"
+	if [ -f "$fdir/fragments" ]; then
+		# A name in the base's configs/, else one of kernel/configs/.
+		mapfile -t top_frags < <(sed 's/#.*//; /^[[:space:]]*$/d' "$fdir/fragments" |
+			while read -r f; do if [ -f "$cfgdir/$f" ]; then echo "$cfgdir/$f"; else echo "kernel/configs/$f"; fi; done)
+	fi
+	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
+fi
+frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
+
+# The objects a new build of this flavour starts from (step 2 below).
+seed=
+if [ "$flavour" != default ] && [ -f "$series/configs/$flavour/seed" ]; then
+	seed=${obj%-"$flavour"}-$(sed 's/#.*//; /^[[:space:]]*$/d' "$series/configs/$flavour/seed")
+fi
+if [ $paths = 2 ]; then
+	printf '%s\n' "${frags[@]}"
+	exit 0
+elif [ $paths = 1 ]; then
+	echo "series=$series package=$pkg src=$src obj=$obj stage=$out/stage.PID patches=${#patches[@]} seed=${seed:-none}"
 	exit 0
 fi
 if [ "$base" = 6.12 ]; then
@@ -117,29 +150,31 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	echo "$srcstamp" > "$src.stamp"
 fi
 
-# 2. Configuration: tinyconfig + fragments, every requested option verified.
-# A flavour (kernel/configs/NAME/) adds its own *.config fragments; its file
-# "fragments", if present, lists the top-level fragments it keeps (default: all).
-# Another base's kernel/BASE/configs/shared names fragments of kernel/configs/
-# (6.12's) it is built with, before its own.
-cfgdir=$series/configs
-shared=()
-if [ -f "$cfgdir/shared" ] && [ "$base" != 6.12 ]; then
-	mapfile -t shared < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$cfgdir/shared")
-fi
-top_frags=("${shared[@]}" "$cfgdir"/*.config)
-flav_frags=()
-if [ "$flavour" != default ]; then
-	fdir=$cfgdir/$flavour
-	[ -d "$fdir" ] || die "no flavour directory $fdir"
-	if [ -f "$fdir/fragments" ]; then
-		# A name in the base's configs/, else one of kernel/configs/.
-		mapfile -t top_frags < <(sed 's/#.*//; /^[[:space:]]*$/d' "$fdir/fragments" |
-			while read -r f; do if [ -f "$cfgdir/$f" ]; then echo "$cfgdir/$f"; else echo "kernel/configs/$f"; fi; done)
+# 2. Objects to start from.  A flavour directory's file "seed" names the
+# flavour whose configuration this one extends (modules: the default kernel
+# with the filesystems as modules).  A new object directory starts as a copy
+# of that flavour's finished build of the same tree, and kbuild rebuilds only
+# what the difference touches: objects whose command line changed (-DMODULE)
+# or that use a changed option (fixdep's per-option dependencies).
+if [ -n "$seed" ] && [ ! -e "$obj/.config" ]; then
+	if [ -f "$seed/vmlinux" ] && [ "$(cat "$seed/tree.stamp" 2>/dev/null)" = "$srcstamp" ] &&
+	    [ "$(cat "$seed/build.stamp" 2>/dev/null)" = "$(cat "$seed/config.stamp" 2>/dev/null)" ]; then
+		echo "rig/kernel: seeding $obj with the objects of $seed"
+		rm -rf "$obj" && mkdir -p "$obj"
+		cp -a "$seed/." "$obj/"
+		rm -rf "$obj/modules-install" "$obj/usr-headers" "$obj/config.stamp" "$obj/build.stamp"
+		# objtool's own build records absolute paths: unless they name the
+		# copy, objtool is rebuilt, and with it every object (each one
+		# depends on the objtool binary).
+		grep -rIlZ -- "$top/$seed/" "$obj/tools" 2>/dev/null | while IFS= read -r -d '' f; do
+			t=$(stat -c %Y "$f")
+			sed -i "s|$top/$seed/|$top/$obj/|g" "$f"
+			touch -d "@$t" "$f"
+		done
 	fi
-	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
 fi
-frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
+
+# 3. Configuration: tinyconfig + fragments, every requested option verified.
 # A fragment NAME.config may come with NAME.kcflags: compiler flags (KCFLAGS)
 # for the kernels that use it, '#' comments allowed (kernel/configs/tcg.*).
 kcflags=()
@@ -209,7 +244,7 @@ fi
 # The compiler flags, for builds of this configuration elsewhere (rig/bench-size.sh)
 printf '%s\n' "${kcflags[*]}" > "$obj/kcflags"
 
-# 3. Kernel image and UAPI headers (for static test programs).
+# 4. Kernel image and UAPI headers (for static test programs).
 if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ] ||
 	[ ! -f "$obj/vmlinux" ]; then
 	echo "rig/kernel: building $obj (-j$jobs)"
@@ -225,6 +260,7 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/ar
 		"${mk[@]}" modules_install INSTALL_MOD_PATH="$top/$obj/modules-install" INSTALL_MOD_STRIP=1 \
 			DEPMOD=/sbin/depmod >/dev/null
 	fi
+	echo "$srcstamp" > "$obj/tree.stamp"	# the tree these objects are of (a seed's test)
 	echo "$cfgstamp" > "$obj/build.stamp"
 fi
 # The image rig/rig.py boots: vmlinux for a kernel with the PVH entry point

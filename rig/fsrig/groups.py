@@ -213,6 +213,10 @@ def flavours(allg, names):
 
 def kernels(allg, names):
     """The kernels other than the run's that groups NAMES ask for, as
-    (base, flavour) keys ("": the run's), in order, once each."""
-    return list(dict.fromkeys((allg[n].base, allg[n].flavour) for n in names
+    (base, flavour) keys ("": the run's), once each, in the order of the
+    groups; a base's default kernel before its flavours (rig/kernel.sh
+    builds a new modules kernel from the default kernel's objects)."""
+    keys = list(dict.fromkeys((allg[n].base, allg[n].flavour) for n in names
                               if allg[n].base or allg[n].flavour))
+    bases = list(dict.fromkeys(b for b, _ in keys))
+    return sorted(keys, key=lambda k: (bases.index(k[0]), k[1] != "", keys.index(k)))

@@ -180,6 +180,14 @@ class BaseKey(unittest.TestCase):
                          [("7.3", ""), ("7.3", "modules"), ("", "modules")])
         self.assertEqual(groups.kernels(allg, ["a"]), [])
 
+    def test_a_bases_default_kernel_is_built_before_its_flavours(self):
+        # A new modules build starts from the default kernel's objects
+        # (rig/kernel.sh, a flavour's file "seed") when that one is built.
+        allg = groups.parse("[m]\nbase = 7.3\nflavour = modules\n[d]\nbase = 7.3\n[e]\nbase = 6.1\n"
+                            "[n]\nflavour = modules\n")
+        self.assertEqual(groups.kernels(allg, ["m", "n", "d", "e"]),
+                         [("7.3", ""), ("7.3", "modules"), ("", "modules"), ("6.1", "")])
+
 
 class Selection(unittest.TestCase):
     def test_check_runs_the_groups_of_kind_check_with_their_flavours(self):

@@ -182,6 +182,31 @@ class KernelSh(unittest.TestCase):
                 self.assertEqual(os.path.join(TOP, f["obj"]), k.obj_dir)
                 self.assertEqual(os.path.join(TOP, f["src"]), k.src_dir)
 
+    def fragments(self, *args):
+        rc, out, err = self.paths(*args)
+        self.assertEqual((rc, err), (0, ""))
+        return out.replace("--fragments", "").split()
+
+    def test_a_seeded_flavour_is_its_seeds_configuration_and_more(self):
+        """A new modules build starts from the default kernel's objects
+        (kernel.sh step 2): worth it only while the modules configuration is
+        the default one with the flavour's own fragments last."""
+        for base in BASES:
+            default = self.fragments("--fragments", "--base", base)
+            mods = self.fragments("--fragments", "--base", base, "--flavour", "modules")
+            self.assertEqual(mods[:len(default)], default, base)
+            own = os.path.join(BASES[base], "configs", "modules") + os.sep
+            self.assertTrue(mods[len(default):] and all(f.startswith(own) for f in mods[len(default):]),
+                            (base, mods[len(default):]))
+            for stock in ([], ["--stock"]):
+                f = self.fields("--base", base, "--flavour", "modules", *stock)
+                self.assertEqual(f["seed"], self.fields("--base", base, *stock)["obj"], (base, stock))
+
+    def test_no_seed_unless_the_flavour_names_one(self):
+        for args in ([], ["--flavour", "debug"], ["--flavour", "modules-debug"], ["--flavour", "bench"],
+                     ["--base", "7.3", "--flavour", "debug"]):
+            self.assertEqual(self.fields(*args)["seed"], "none", args)
+
     def test_unknown_and_bad_bases(self):
         self.assertEqual(self.paths("--base", "2.6")[::2], (1, "rig/kernel: error: unknown base 2.6: no kernel/2.6/base-version"))
         for bad in ("../7.3", "7.3/..", "", ".7"):
