@@ -166,7 +166,7 @@ if [ -n "$seed" ] && [ ! -e "$obj/.config" ]; then
 		# objtool's own build records absolute paths: unless they name the
 		# copy, objtool is rebuilt, and with it every object (each one
 		# depends on the objtool binary).
-		grep -rIlZ -- "$top/$seed/" "$obj/tools" 2>/dev/null | while IFS= read -r -d '' f; do
+		grep -rIlZF -- "$top/$seed/" "$obj/tools" 2>/dev/null | while IFS= read -r -d '' f; do
 			t=$(stat -c %Y "$f")
 			sed -i "s|$top/$seed/|$top/$obj/|g" "$f"
 			touch -d "@$t" "$f"
