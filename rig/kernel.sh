@@ -76,7 +76,7 @@ if [ -f "$cfgdir/shared" ] && [ "$base" != 6.12 ]; then
 	mapfile -t shared < <(sed 's/#.*//; /^[[:space:]]*$/d; s|^|kernel/configs/|' "$cfgdir/shared")
 fi
 top_frags=("${shared[@]}" "$cfgdir"/*.config)
-flav_frags=()
+flav_frags=() seed=
 if [ "$flavour" != default ]; then
 	fdir=$cfgdir/$flavour
 	[ -d "$fdir" ] || die "no flavour directory $fdir"
@@ -86,14 +86,12 @@ if [ "$flavour" != default ]; then
 			while read -r f; do if [ -f "$cfgdir/$f" ]; then echo "$cfgdir/$f"; else echo "kernel/configs/$f"; fi; done)
 	fi
 	mapfile -t flav_frags < <(ls "$fdir"/*.config 2>/dev/null)
+	# The objects a new build of this flavour starts from (step 2 below).
+	if [ -f "$fdir/seed" ]; then
+		seed=${obj%-"$flavour"}-$(sed 's/#.*//; /^[[:space:]]*$/d' "$fdir/seed")
+	fi
 fi
 frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
-
-# The objects a new build of this flavour starts from (step 2 below).
-seed=
-if [ "$flavour" != default ] && [ -f "$series/configs/$flavour/seed" ]; then
-	seed=${obj%-"$flavour"}-$(sed 's/#.*//; /^[[:space:]]*$/d' "$series/configs/$flavour/seed")
-fi
 if [ $paths = 2 ]; then
 	printf '%s\n' "${frags[@]}"
 	exit 0

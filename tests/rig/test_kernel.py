@@ -135,8 +135,8 @@ class Bases(unittest.TestCase):
 class KernelSh(unittest.TestCase):
     """rig/kernel.sh --paths: the directories a build uses, nothing done."""
 
-    def paths(self, *args):
-        r = subprocess.run([os.path.join(TOP, "rig", "kernel.sh"), "--paths", *args],
+    def paths(self, *args, mode="--paths"):
+        r = subprocess.run([os.path.join(TOP, "rig", "kernel.sh"), mode, *args],
                            stdout=subprocess.PIPE, stderr=subprocess.PIPE, text=True)
         return r.returncode, r.stdout.strip(), r.stderr.strip()
 
@@ -183,17 +183,17 @@ class KernelSh(unittest.TestCase):
                 self.assertEqual(os.path.join(TOP, f["src"]), k.src_dir)
 
     def fragments(self, *args):
-        rc, out, err = self.paths(*args)
+        rc, out, err = self.paths(*args, mode="--fragments")
         self.assertEqual((rc, err), (0, ""))
-        return out.replace("--fragments", "").split()
+        return out.split()
 
     def test_a_seeded_flavour_is_its_seeds_configuration_and_more(self):
         """A new modules build starts from the default kernel's objects
         (kernel.sh step 2): worth it only while the modules configuration is
         the default one with the flavour's own fragments last."""
         for base in BASES:
-            default = self.fragments("--fragments", "--base", base)
-            mods = self.fragments("--fragments", "--base", base, "--flavour", "modules")
+            default = self.fragments("--base", base)
+            mods = self.fragments("--base", base, "--flavour", "modules")
             self.assertEqual(mods[:len(default)], default, base)
             own = os.path.join(BASES[base], "configs", "modules") + os.sep
             self.assertTrue(mods[len(default):] and all(f.startswith(own) for f in mods[len(default):]),
