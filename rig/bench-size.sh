@@ -55,12 +55,15 @@ for i in "${!patches[@]}"; do
 done
 # The configuration of the stock bench kernel, as rig/kernel.sh made it
 # (tinyconfig, the fragments, olddefconfig), and its compiler flags.
-tree=$out/size-tree obj=$out/kobj-size
-rsync -rlc --delete "$stock_src/" "$tree/"
+# The objects in a subdirectory of the tree, as rig/kernel.sh builds them:
+# through ccache, what the stock bench kernel compiled is not compiled again.
+tree=$out/size-tree obj=$out/size-tree/kobj-size
+rm -rf "$out/kobj-size"		# where they were before
+rsync -rlc --delete --exclude='/kobj-*' "$stock_src/" "$tree/"
 mkdir -p "$obj"
 cp "$stock_obj/.config" "$obj/.config"
 kc=$(cat "$stock_obj/kcflags")
-mk=(make -s -C "$top/$tree" O="$top/$obj" ARCH=x86_64)
+mk=(rig/ccache.sh make -s -C "$top/$tree" O="$top/$obj" ARCH=x86_64)
 [ -z "$kc" ] || mk+=(KCFLAGS="$kc")
 applied=0
 build_at() {	# build_at N NAME: patches 1..N applied, vmlinux copied to $obj/vmlinux.NAME

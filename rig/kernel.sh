@@ -65,6 +65,12 @@ else
 	mapfile -t patches < <({ grep -l '^diff ' "$series"/fixes/*.patch 2>/dev/null | sort || :
 		grep -l '^diff ' "$series"/patches/*.patch 2>/dev/null | sort || :; })
 fi
+# The objects are built in a subdirectory of the tree ($objs, e.g.
+# build/linux/kobj-default), which $obj links to: kbuild then names every
+# source and header relative to the object directory ("../fs/super.c",
+# srctree ".."), so an object's compiler command is the same in every tree of
+# the same base and in every checkout, and ccache (below) recognises it.
+objs=$src/${obj##*/}
 # The configuration fragments, in order (step 3 below).
 # A flavour (kernel/configs/NAME/) adds its own *.config fragments; its file
 # "fragments", if present, lists the top-level fragments it keeps (default: all).
@@ -96,7 +102,7 @@ if [ $paths = 2 ]; then
 	printf '%s\n' "${frags[@]}"
 	exit 0
 elif [ $paths = 1 ]; then
-	echo "series=$series package=$pkg src=$src obj=$obj stage=$out/stage.PID patches=${#patches[@]} seed=${seed:-none}"
+	echo "series=$series package=$pkg src=$src obj=$obj objects=$objs stage=$out/stage.PID patches=${#patches[@]} seed=${seed:-none}"
 	exit 0
 fi
 if [ "$base" = 6.12 ]; then
@@ -139,7 +145,7 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	if [ -d "$src" ]; then
 		# Copy only what differs, without preserving times: changed files
 		# become newer than their objects, unchanged ones keep theirs.
-		rsync -rlc --delete "$stage/$pkg/" "$src/"
+		rsync -rlc --delete --exclude='/kobj-*' "$stage/$pkg/" "$src/"
 	else
 		mv "$stage/$pkg" "$src"
 	fi
@@ -147,6 +153,15 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	trap - EXIT
 	echo "$srcstamp" > "$src.stamp"
 fi
+
+# $obj is a link to $objs; an object directory of the rig's earlier layout
+# ($obj itself, absolute paths in every command) is removed.
+if [ -d "$obj" ] && [ ! -L "$obj" ]; then
+	echo "rig/kernel: removing $obj (objects are now built in $objs)" >&2
+	rm -rf "$obj"
+fi
+mkdir -p "$objs"
+ln -sfn "${src##*/}/${obj##*/}" "$obj"
 
 # 2. Objects to start from.  A flavour directory's file "seed" names the
 # flavour whose configuration this one extends (modules: the default kernel
@@ -158,15 +173,16 @@ if [ -n "$seed" ] && [ ! -e "$obj/.config" ]; then
 	if [ -f "$seed/vmlinux" ] && [ "$(cat "$seed/tree.stamp" 2>/dev/null)" = "$srcstamp" ] &&
 	    [ "$(cat "$seed/build.stamp" 2>/dev/null)" = "$(cat "$seed/config.stamp" 2>/dev/null)" ]; then
 		echo "rig/kernel: seeding $obj with the objects of $seed"
-		rm -rf "$obj" && mkdir -p "$obj"
-		cp -a "$seed/." "$obj/"
-		rm -rf "$obj/modules-install" "$obj/usr-headers" "$obj/config.stamp" "$obj/build.stamp"
+		from=$(cd "$seed" && pwd -P) to=$top/$objs
+		rm -rf "$objs" && mkdir -p "$objs"
+		cp -a "$seed/." "$objs/"
+		rm -rf "$objs/modules-install" "$objs/usr-headers" "$objs/config.stamp" "$objs/build.stamp"
 		# objtool's own build records absolute paths: unless they name the
 		# copy, objtool is rebuilt, and with it every object (each one
 		# depends on the objtool binary).
-		grep -rIlZF -- "$top/$seed/" "$obj/tools" 2>/dev/null | while IFS= read -r -d '' f; do
+		grep -rIlZF -- "$from/" "$objs/tools" 2>/dev/null | while IFS= read -r -d '' f; do
 			t=$(stat -c %Y "$f")
-			sed -i "s|$top/$seed/|$top/$obj/|g" "$f"
+			sed -i "s|$from/|$to/|g" "$f"
 			touch -d "@$t" "$f"
 		done
 	fi
@@ -184,7 +200,10 @@ for f in "${frags[@]}"; do
 done
 cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; [ ${#kcflags[@]} = 0 ] || echo "KCFLAGS=${kcflags[*]}"; } |
 	sha256sum | cut -c1-16)
-mk=(make -s -C "$src" O="$top/$obj" ARCH=x86_64)
+# Through ccache (rig/ccache.sh): an object compiled before with the same
+# command and sources, in this tree or another (the stock kernel: the objects
+# the series does not change), or in another checkout, is not compiled again.
+mk=(rig/ccache.sh make -s -C "$src" O="$top/$objs" ARCH=x86_64)
 [ ${#kcflags[@]} = 0 ] || mk+=(KCFLAGS="${kcflags[*]}")
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then
 	echo "rig/kernel: configuring $obj (tinyconfig + ${#frags[@]} fragments)"
@@ -208,9 +227,16 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 	bad=0
 	# Options of the shared 6.12 fragments: one the base no longer has is
 	# only reported (7.3: PROC_SYSCTL is gone, SYSCTL gives /proc/sys).
-	declare -A shared_syms=()
+	declare -A shared_syms=() tree_syms=()
 	if [ ${#shared[@]} -gt 0 ]; then
 		while read -r sym; do shared_syms[$sym]=1; done < <(grep -ho '^CONFIG_[A-Za-z0-9_]*' "${shared[@]}")
+	fi
+	# The options the tree has (its Kconfig files read once), for the two
+	# cases above; not needed otherwise.
+	if [ $stock = 1 ] || [ ${#shared[@]} -gt 0 ]; then
+		while read -r sym; do tree_syms[CONFIG_$sym]=1; done < <(grep -rhE --include='Kconfig*' \
+			--exclude-dir='kobj-*' '^[[:space:]]*(menu)?config [A-Za-z0-9_]+[[:space:]]*$' "$src" |
+			awk '{ print $2 }')
 	fi
 	while IFS= read -r line; do
 		if [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=n$ ]] || [[ $line =~ ^#\ (CONFIG_[A-Za-z0-9_]+)\ is\ not\ set$ ]]; then
@@ -220,11 +246,10 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 			fi
 		elif [[ $line =~ ^(CONFIG_[A-Za-z0-9_]+)=(.*)$ ]]; then
 			sym=${BASH_REMATCH[1]}
-			if [ $stock = 1 ] && ! grep -rqx --include='Kconfig*' "config ${sym#CONFIG_}" "$src"; then
+			if [ $stock = 1 ] && [ -z "${tree_syms[$sym]:-}" ]; then
 				continue	# added by the series: absent from the stock tree
 			fi
-			if [ -n "${shared_syms[$sym]:-}" ] &&
-			    ! grep -rqE --include='Kconfig*' "^[[:space:]]*(menu)?config ${sym#CONFIG_}[[:space:]]*\$" "$src"; then
+			if [ -n "${shared_syms[$sym]:-}" ] && [ -z "${tree_syms[$sym]:-}" ]; then
 				echo "rig/kernel: config: $line (kernel/configs/, for 6.12): no such option in $pkg, skipped" >&2
 				continue
 			fi

@@ -182,6 +182,19 @@ class KernelSh(unittest.TestCase):
                 self.assertEqual(os.path.join(TOP, f["obj"]), k.obj_dir)
                 self.assertEqual(os.path.join(TOP, f["src"]), k.src_dir)
 
+    def test_objects_are_built_in_a_subdirectory_of_their_tree(self):
+        """kbuild names sources relative to such a directory (srctree ".."),
+        which makes an object's compiler command the same in the stock and the
+        patched tree and in every checkout: what ccache needs to find it."""
+        for base in BASES:
+            for stock in (False, True):
+                for flavour in ("default", "modules", "debug"):
+                    k = Kernel(base=base, flavour=flavour, stock=stock)
+                    f = self.fields(*k.build_cmd()[1:])
+                    self.assertEqual(os.path.dirname(f["objects"]), f["src"], (base, stock, flavour))
+                    # $obj, the path the rest of the rig uses, links there
+                    self.assertEqual(os.path.basename(f["objects"]), os.path.basename(f["obj"]))
+
     def fragments(self, *args):
         rc, out, err = self.paths(*args, mode="--fragments")
         self.assertEqual((rc, err), (0, ""))
