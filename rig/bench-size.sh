@@ -41,9 +41,10 @@ stock_src=$(sed -n 's/^src=//p' <<< "$stock_paths")
 stock_obj=$(sed -n 's/^obj=//p' <<< "$stock_paths")
 [ -n "$series" ] && [ -n "$stock_obj" ] || die "rig/kernel.sh --paths gave no paths for base $base"
 out=$(dirname "$stock_obj")
-# The two ends: the bench kernels without and with the series
-rig/kernel.sh --base "$base" --stock --flavour bench >/dev/null
+# The two ends: the bench kernels with and without the series (in that
+# order: a new stock kernel starts from the patched one's objects)
 rig/kernel.sh --base "$base" --flavour bench >/dev/null
+rig/kernel.sh --base "$base" --stock --flavour bench >/dev/null
 # The fixes are a series of their own (fixes/), applied first
 mapfile -t fixes < <(grep -l '^diff ' "$series"/fixes/*.patch 2>/dev/null | sort || :)
 mapfile -t feature < <(grep -l '^diff ' "$series"/patches/*.patch | sort)

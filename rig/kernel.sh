@@ -97,12 +97,15 @@ if [ "$flavour" != default ]; then
 		seed=${obj%-"$flavour"}-$(sed 's/#.*//; /^[[:space:]]*$/d' "$fdir/seed")
 	fi
 fi
+# A stock kernel starts from the patched kernel of its flavour (step 2),
+# once that is built; else from its flavour's seed.
+[ $stock = 0 ] || seed="$out/kobj-$flavour${seed:+ $seed}"
 frags=("${top_frags[@]}" "${flav_frags[@]}" "${extra[@]}")
 if [ $paths = 2 ]; then
 	printf '%s\n' "${frags[@]}"
 	exit 0
 elif [ $paths = 1 ]; then
-	echo "series=$series package=$pkg src=$src obj=$obj objects=$objs stage=$out/stage.PID patches=${#patches[@]} seed=${seed:-none}"
+	echo "series=$series package=$pkg src=$src obj=$obj objects=$objs stage=$out/stage.PID patches=${#patches[@]} seed=$(echo ${seed:-none} | tr ' ' ,)"
 	exit 0
 fi
 if [ "$base" = 6.12 ]; then
@@ -163,29 +166,46 @@ fi
 mkdir -p "$objs"
 ln -sfn "${src##*/}/${obj##*/}" "$obj"
 
-# 2. Objects to start from.  A flavour directory's file "seed" names the
-# flavour whose configuration this one extends (modules: the default kernel
-# with the filesystems as modules).  A new object directory starts as a copy
-# of that flavour's finished build of the same tree, and kbuild rebuilds only
-# what the difference touches: objects whose command line changed (-DMODULE)
-# or that use a changed option (fixdep's per-option dependencies).
+# 2. Objects to start from.  A new object directory starts as a copy of a
+# finished build of the same Debian package, and kbuild rebuilds only what
+# differs: objects whose command line changed (-DMODULE), that use a changed
+# option (fixdep's per-option dependencies) or include a changed file.  The
+# seed of a flavour is named in its directory's file "seed" (modules: the
+# default kernel with the filesystems as modules, the same tree); a stock
+# kernel's is the patched kernel of its flavour, another tree: the files of
+# the stock tree that differ from the patched one (size or time: both trees
+# come from the same package, only what the series changed has another time)
+# are touched, to be newer than the objects made from the patched ones.
 if [ -n "$seed" ] && [ ! -e "$obj/.config" ]; then
-	if [ -f "$seed/vmlinux" ] && [ "$(cat "$seed/tree.stamp" 2>/dev/null)" = "$srcstamp" ] &&
-	    [ "$(cat "$seed/build.stamp" 2>/dev/null)" = "$(cat "$seed/config.stamp" 2>/dev/null)" ]; then
-		echo "rig/kernel: seeding $obj with the objects of $seed"
-		from=$(cd "$seed" && pwd -P) to=$top/$objs
+	for s in $seed; do
+		sdir=$(cd "$s" 2>/dev/null && pwd -P) || continue
+		ssrc=${sdir%/*}		# the tree the objects are of
+		[ -f "$s/vmlinux" ] && [ "$(cat "$s/package" 2>/dev/null)" = "$pkg $pkgver" ] &&
+		    [ "$(cat "$s/tree.stamp" 2>/dev/null)" = "$(cat "$ssrc.stamp" 2>/dev/null)" ] &&
+		    [ "$(cat "$s/build.stamp" 2>/dev/null)" = "$(cat "$s/config.stamp" 2>/dev/null)" ] || continue
+		echo "rig/kernel: seeding $obj with the objects of $s"
+		to=$top/$objs
 		rm -rf "$objs" && mkdir -p "$objs"
-		cp -a "$seed/." "$objs/"
+		cp -a "$s/." "$objs/"
 		rm -rf "$objs/modules-install" "$objs/usr-headers" "$objs/config.stamp" "$objs/build.stamp"
-		# objtool's own build records absolute paths: unless they name the
-		# copy, objtool is rebuilt, and with it every object (each one
-		# depends on the objtool binary).
-		grep -rIlZF -- "$from/" "$objs/tools" 2>/dev/null | while IFS= read -r -d '' f; do
+		# objtool's own build records absolute paths, of its objects and
+		# of its sources: unless they name the copy and this tree, objtool
+		# is rebuilt, and with it every object (each one depends on the
+		# objtool binary).
+		tree=$(cd "$src" && pwd -P)
+		grep -rIlZF -e "$sdir/" -e "$ssrc/" "$objs/tools" 2>/dev/null | while IFS= read -r -d '' f; do
 			t=$(stat -c %Y "$f")
-			sed -i "s|$from/|$to/|g" "$f"
+			sed -i "s|$sdir/|$to/|g; s|$ssrc/|$tree/|g" "$f"
 			touch -d "@$t" "$f"
 		done
-	fi
+		if [ "$ssrc" != "$tree" ]; then
+			rsync -rln --exclude='/kobj-*' --out-format='%n' "$ssrc/" "$src/" |
+				while IFS= read -r f; do
+					if [ -f "$src/$f" ] && [ ! -L "$src/$f" ]; then touch "$src/$f"; fi
+				done
+		fi
+		break
+	done
 fi
 
 # 3. Configuration: tinyconfig + fragments, every requested option verified.
@@ -284,6 +304,7 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/ar
 			DEPMOD=/sbin/depmod >/dev/null
 	fi
 	echo "$srcstamp" > "$obj/tree.stamp"	# the tree these objects are of (a seed's test)
+	echo "$pkg $pkgver" > "$obj/package"
 	echo "$cfgstamp" > "$obj/build.stamp"
 fi
 # The image rig/rig.py boots: vmlinux for a kernel with the PVH entry point

@@ -211,9 +211,21 @@ class KernelSh(unittest.TestCase):
             own = os.path.join(BASES[base], "configs", "modules") + os.sep
             self.assertTrue(mods[len(default):] and all(f.startswith(own) for f in mods[len(default):]),
                             (base, mods[len(default):]))
-            for stock in ([], ["--stock"]):
-                f = self.fields("--base", base, "--flavour", "modules", *stock)
-                self.assertEqual(f["seed"], self.fields("--base", base, *stock)["obj"], (base, stock))
+            f = self.fields("--base", base, "--flavour", "modules")
+            self.assertEqual(f["seed"], self.fields("--base", base)["obj"], base)
+
+    def test_a_stock_kernel_starts_from_the_patched_one(self):
+        """The same configuration in the other tree of the same package
+        (kernel.sh step 2): the patched kernel of the flavour first, then the
+        flavour's own seed in the stock tree."""
+        for base in BASES:
+            for flavour in ("default", "bench", "modules"):
+                args = ["--base", base, "--flavour", flavour]
+                self.assertEqual(self.fragments(*args, "--stock"), self.fragments(*args))
+                seeds = [self.fields(*args)["obj"]]
+                if flavour == "modules":
+                    seeds.append(self.fields("--base", base, "--stock")["obj"])
+                self.assertEqual(self.fields(*args, "--stock")["seed"], ",".join(seeds), args)
 
     def test_no_seed_unless_the_flavour_names_one(self):
         for args in ([], ["--flavour", "debug"], ["--flavour", "modules-debug"], ["--flavour", "bench"],
