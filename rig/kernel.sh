@@ -221,8 +221,9 @@ done
 cfgstamp=$( { echo "$srcstamp"; cat "${frags[@]}"; [ ${#kcflags[@]} = 0 ] || echo "KCFLAGS=${kcflags[*]}"; } |
 	sha256sum | cut -c1-16)
 # Through ccache (rig/ccache.sh): an object compiled before with the same
-# command and sources, in this tree or another (the stock kernel: the objects
-# the series does not change), or in another checkout, is not compiled again.
+# command and sources, by an earlier build or in another checkout, is not
+# compiled again.  (Not between two configurations or the stock and the
+# patched tree: every object includes autoconf.h, which differs.)
 mk=(rig/ccache.sh make -s -C "$src" O="$top/$objs" ARCH=x86_64)
 [ ${#kcflags[@]} = 0 ] || mk+=(KCFLAGS="${kcflags[*]}")
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then

@@ -28,7 +28,8 @@ debug kernel (default 8); RIG_PROGRESS_INTERVAL=S at most one progress line
 per S seconds in a log (default 10); RIG_QEMU_NICE=N QEMU's nice level
 (default 5); RIG_NO_REFERENCE_CACHE=1 boots the stock side of the comparison
 pairs even when its record is kept; RIG_NO_CACHE=1 (as --no-cache) boots
-every guest group even when its result is kept (build/result-cache/); COLUMNS=N the width make demo's table is
+every guest group even when its result is kept (build/result-cache/); RIG_CCACHE=0
+compiles kernels without ccache (rig/ccache.sh); COLUMNS=N the width make demo's table is
 fitted to (default: stdout's terminal).  See docs/rig.md.
 """
 

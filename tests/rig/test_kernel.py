@@ -5,6 +5,7 @@ that ties them: which kernel a run builds and boots."""
 import os
 import subprocess
 import sys
+import tempfile
 import unittest
 
 from fsrig.common import BUILD, TOP, RigError
@@ -130,6 +131,29 @@ class Bases(unittest.TestCase):
         self.assertEqual(initramfs.kernel_tag(os.path.join(BUILD, "initramfs-kobj-default.cpio")), "kobj-default")
         self.assertEqual(initramfs.kernel_tag(os.path.join(BUILD, "v73", "initramfs-kobj-default.cpio")),
                          "v73-kobj-default")
+
+
+class Ccache(unittest.TestCase):
+    """rig/ccache.sh: the kernel make through ccache, or as it is."""
+
+    def env_of(self, **env):
+        r = subprocess.run([os.path.join(TOP, "rig", "ccache.sh"), "sh", "-c", 'echo "$PATH|${CCACHE_DEPEND:-}"'],
+                           stdout=subprocess.PIPE, text=True, env={**os.environ, **env}, check=True)
+        return r.stdout.strip().split("|")
+
+    def test_through_ccache_in_depend_mode(self):
+        if not os.access("/usr/lib/ccache/gcc", os.X_OK):
+            self.skipTest("ccache is not installed (rig/setup.sh installs it)")
+        with tempfile.TemporaryDirectory() as d:
+            path, depend = self.env_of(CCACHE_DIR=os.path.join(d, "cache"), RIG_CCACHE="1")
+            self.assertEqual((path.split(":")[0], depend), ("/usr/lib/ccache", "1"))
+            self.assertTrue(os.path.isdir(os.path.join(d, "cache")))
+
+    def test_without_ccache_the_command_as_it_is(self):
+        plain = os.environ["PATH"]
+        self.assertEqual(self.env_of(RIG_CCACHE="0", CCACHE_DEPEND=""), [plain, ""])
+        # A cache directory that cannot be made: the build goes on without it
+        self.assertEqual(self.env_of(CCACHE_DIR="/proc/no-such-cache", CCACHE_DEPEND=""), [plain, ""])
 
 
 class KernelSh(unittest.TestCase):
