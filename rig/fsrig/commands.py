@@ -15,7 +15,6 @@ import os
 import re
 import subprocess
 import sys
-import threading
 
 from . import compare, demo as demo_mod, groups, hostsuites, images, ktap, report, system
 from .common import TOP, RigError, read
@@ -57,56 +56,32 @@ def check(session, wanted=(), cache=USE):
     rootpool = concurrent.futures.ThreadPoolExecutor(max_workers=1)
     if roots:
         rootpool.submit(prefetch_roots, roots)
-    # The kernels: the run's, unless every group named has a kernel of its
-    # own (`run v73-kunit`: nothing of 6.12 is prepared), then the other
-    # flavours and bases the groups ask for.  Two are built at a time, so
-    # that one's compilers fill what the other leaves idle (its link, the
-    # next tree's unpacking and configuration); each base's kernels one
-    # after the other, in groups.kernels()' order (a modules kernel starts
-    # from its base's default one).  A failed flavour fails its groups only.
+    # The run's kernel, unless every group named has a kernel of its own
+    # (`run v73-kunit`: nothing of 6.12 is prepared).
     own = groups.kernels(allg, names)
-    need_run = (not names or any((allg[n].base, allg[n].flavour) == ("", "") for n in names)
-                or pairs_wanted(session, wanted))
-    chains = kernel_chains(([session.kernel] if need_run else []) + [session.group_kernel(b, fl) for b, fl in own])
-
-    failed_run = threading.Event()     # then nothing else is started
-
-    def build_chain(chain):
-        done = {}
-        for kern in chain:
-            if failed_run.is_set():
-                break
-            try:
-                done[kern] = session.prepare(kern)
-            except RigError as e:
-                log(f"error: {e}")
-                done[kern] = e
-                if kern == session.kernel and need_run:
-                    failed_run.set()
-        return done
-    prepared = {}
-    with concurrent.futures.ThreadPoolExecutor(max_workers=2) as pool:
-        for f in [pool.submit(build_chain, c) for c in chains]:
-            prepared.update(f.result())
     built = None
-    if need_run:
-        built = prepared[session.kernel]
-        if isinstance(built, RigError):
+    if not names or any((allg[n].base, allg[n].flavour) == ("", "") for n in names) or pairs_wanted(session, wanted):
+        try:
+            built = session.prepare(session.kernel)
+        except RigError as e:
             # Still one line per test and the summary: the build is a test too.
-            results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL,
-                                   str(built).splitlines()[-16:])]
+            log(f"error: {e}")
+            results = [ktap.Result("build: kernel, images and initramfs", ktap.FAIL, str(e).splitlines()[-16:])]
             return report.finish((host.result() if host else []) + results)
+    # Other kernel flavours and bases the groups ask for; a failed build
+    # fails its groups only.
     kernels, build_fail = {}, []
     for b, fl in own:
         kern = session.group_kernel(b, fl)
-        if not isinstance(prepared[kern], RigError):
-            kernels[(b, fl)] = prepared[kern]
-            continue
-        skipped = [n for n in names if (allg[n].base, allg[n].flavour) == (b, fl)]
-        what = f"flavour {fl}" if not b else kern.label[len("kernel "):]
-        build_fail.append(ktap.Result(f"build: kernel {what} (groups {', '.join(skipped)})", ktap.FAIL,
-                                      str(prepared[kern]).splitlines()[-16:]))
-        names = [n for n in names if n not in skipped]
+        try:
+            kernels[(b, fl)] = session.prepare(kern)
+        except RigError as e:
+            log(f"error: {e}")
+            skipped = [n for n in names if (allg[n].base, allg[n].flavour) == (b, fl)]
+            what = f"flavour {fl}" if not b else kern.label[len("kernel "):]
+            build_fail.append(ktap.Result(f"build: kernel {what} (groups {', '.join(skipped)})", ktap.FAIL,
+                                          str(e).splitlines()[-16:]))
+            names = [n for n in names if n not in skipped]
     if built is None:
         if not kernels:
             return report.finish((host.result() if host else []) + build_fail)
@@ -132,15 +107,6 @@ def check(session, wanted=(), cache=USE):
     hostpool.shutdown()
     rootpool.shutdown()
     return report.finish(results, accel)
-
-
-def kernel_chains(kernels):
-    """KERNELS (in the order they are wanted) as the lists that are built
-    one after the other: one per base, in KERNELS' order."""
-    chains = {}
-    for k in kernels:
-        chains.setdefault(k.base, []).append(k)
-    return list(chains.values())
 
 
 def prefetch_roots(roots):

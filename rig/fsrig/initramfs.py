@@ -18,12 +18,10 @@ import os
 import re
 import shutil
 import subprocess
-import threading
 
 from .common import BUILD, TOP, die, file_sha, read, sha, write_if_changed
 
 GUEST_DIR = os.path.join(TOP, "tests", "guest")
-_fsaudit_lock = threading.Lock()
 
 
 def selftest_dirs():
@@ -121,13 +119,12 @@ def build_guest_programs(obj, dest):
         key = program_key(read(src), shared, hdrs, ident)
         o = os.path.join(cache, name + "." + key + ".o")
         if not os.path.exists(o):
-            tmp = f"{o}.tmp{threading.get_ident()}"    # two kernels' initramfs may be made at once
             r = subprocess.run(["gcc", "-O2", "-Wall", "-Wextra", "-Werror", "-isystem", hdrs, f"-Dmain={ident}",
-                                "-c", "-o", tmp, src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
+                                "-c", "-o", o + ".tmp", src], stdout=subprocess.PIPE, stderr=subprocess.STDOUT,
                                text=True)
             if r.returncode != 0:
                 die(f"compiling {f} failed:\n{r.stdout}")
-            os.replace(tmp, o)
+            os.replace(o + ".tmp", o)
         progs.append((name, ident))
         objs.append(o)
     disp = "".join(f"int {i}(int, char **);\n" for _, i in progs) + """
@@ -142,15 +139,13 @@ int main(int argc, char **argv)
 """
     binp = os.path.join(cache, "guest-programs." + sha(disp, *objs))
     if not os.path.exists(binp):
-        tmp = f"{binp}.tmp{threading.get_ident()}"
-        with open(tmp + ".c", "w") as f:
+        with open(binp + ".c", "w") as f:
             f.write(disp)
-        r = subprocess.run(["gcc", "-static", "-s", "-O2", "-Wall", "-Werror", "-o", tmp, tmp + ".c"] + objs,
+        r = subprocess.run(["gcc", "-static", "-s", "-O2", "-Wall", "-Werror", "-o", binp + ".tmp", binp + ".c"] + objs,
                            stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
-        os.remove(tmp + ".c")
         if r.returncode != 0:
             die(f"linking the guest programs failed:\n{r.stdout}")
-        os.replace(tmp, binp)
+        os.replace(binp + ".tmp", binp)
     shutil.copy2(binp, os.path.join(dest, "guest-programs"))
     for name, _ in progs:
         os.symlink("guest-programs", os.path.join(dest, name))
@@ -247,9 +242,8 @@ def build(src, obj, groups, out_dir=BUILD, patches_dir=None):
             os.symlink("../bin/busybox", os.path.join(stage, "sbin", tool))
     # fsaudit for the booted oracle test: tests/host-programs.conf copies it
     # with its shared libraries.
-    with _fsaudit_lock:     # one make in fsaudit/ at a time
-        r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
-                           stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
+    r = subprocess.run(["make", "-s", "-C", os.path.join(TOP, "fsaudit"), "fsaudit"],
+                       stdout=subprocess.PIPE, stderr=subprocess.STDOUT, text=True)
     if r.returncode != 0:
         die(f"make -C fsaudit failed:\n{r.stdout}")
     copy_host_programs(xstage)

@@ -40,7 +40,6 @@ DEFAULT_FLAVOUR = "default"
 # (KASAN, UBSAN, lockdep, kmemleak, fault injection).  A flavour whose name
 # ends in -debug (modules-debug) has the same checkers.
 DEBUG_FLAVOUR = "debug"
-_counts_lock = threading.Lock()    # build/kernel-objects.json
 
 
 @dataclasses.dataclass(frozen=True)
@@ -243,7 +242,5 @@ def _kbuild_progress(label, obj, name, step, done, ok):
     if started is not None and full and ok[0]:
         n = sum(1 for _, _, files in os.walk(obj) for f in files if f.endswith(".o"))
         if n:
-            with _counts_lock:      # another kernel's build may end at the same time
-                counts = load_json(counts_file)
-                counts[name] = n
-                write_if_changed(counts_file, json.dumps(counts, sort_keys=True) + "\n")
+            counts[name] = n
+            write_if_changed(counts_file, json.dumps(counts, sort_keys=True) + "\n")

@@ -97,7 +97,6 @@ class Session:
         self._groups = None
         self._prepared = {}
         self._prepare_lock = threading.Lock()
-        self._kernel_locks = {}
         self._accel = None
         self._accel_lock = threading.Lock()
         self._results = None
@@ -127,11 +126,8 @@ class Session:
             return self._groups
 
     def prepare(self, kernel):
-        """KERNEL built and its initramfs made (once per run): a Built.
-        Two threads may prepare two kernels at once (commands.check())."""
+        """KERNEL built and its initramfs made (once per run): a Built."""
         with self._prepare_lock:
-            lock = self._kernel_locks.setdefault(kernel, threading.Lock())
-        with lock:
             if kernel not in self._prepared:
                 image, obj = kernel_mod.build(kernel)
                 with Step(f"initramfs {os.path.join(kernel.tag, os.path.basename(obj))}"):

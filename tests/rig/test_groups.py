@@ -189,20 +189,6 @@ class BaseKey(unittest.TestCase):
                          [("7.3", ""), ("7.3", "modules"), ("", "modules"), ("6.1", "")])
 
 
-    def test_one_chain_of_builds_per_base_the_runs_kernel_first(self):
-        # commands.check() builds two chains at a time; within one, a base's
-        # kernels in order (the default before the flavours that start from it)
-        from fsrig.commands import kernel_chains
-        from fsrig.kernel import Kernel
-        run = Kernel()
-        wanted = [run, Kernel(base="7.3"), Kernel(base="7.3", flavour="modules"), Kernel(flavour="modules"),
-                  Kernel(base="6.1")]
-        self.assertEqual(kernel_chains(wanted), [[run, Kernel(flavour="modules")],
-                                                 [Kernel(base="7.3"), Kernel(base="7.3", flavour="modules")],
-                                                 [Kernel(base="6.1")]])
-        self.assertEqual(kernel_chains([]), [])
-
-
 class Selection(unittest.TestCase):
     def test_check_runs_the_groups_of_kind_check_with_their_flavours(self):
         self.assertEqual(groups.for_check(parse()), ["plain", "full", "kselftest", "on-modules"])
