@@ -58,7 +58,7 @@ done
 # (tinyconfig, the fragments, olddefconfig), and its compiler flags.
 # The objects in a subdirectory of the tree, as rig/kernel.sh builds them:
 # through ccache, what the stock bench kernel compiled is not compiled again.
-tree=$out/size-tree obj=$out/size-tree/kobj-size
+tree=$out/size-tree obj=$tree/kobj-size
 rm -rf "$out/kobj-size"		# where they were before
 rsync -rlc --delete --exclude='/kobj-*' "$stock_src/" "$tree/"
 mkdir -p "$obj"

@@ -184,15 +184,15 @@ if [ -n "$seed" ] && [ ! -e "$obj/.config" ]; then
 		    [ "$(cat "$s/tree.stamp" 2>/dev/null)" = "$(cat "$ssrc.stamp" 2>/dev/null)" ] &&
 		    [ "$(cat "$s/build.stamp" 2>/dev/null)" = "$(cat "$s/config.stamp" 2>/dev/null)" ] || continue
 		echo "rig/kernel: seeding $obj with the objects of $s"
-		to=$top/$objs
+		tree=$(cd "$src" && pwd -P)
+		to=$tree/${objs##*/}
 		rm -rf "$objs" && mkdir -p "$objs"
 		cp -a "$s/." "$objs/"
 		rm -rf "$objs/modules-install" "$objs/usr-headers" "$objs/config.stamp" "$objs/build.stamp"
 		# objtool's own build records absolute paths, of its objects and
 		# of its sources: unless they name the copy and this tree, objtool
 		# is rebuilt, and with it every object (each one depends on the
-		# objtool binary).
-		tree=$(cd "$src" && pwd -P)
+		# objtool binary).  Physical paths, as kbuild records them.
 		grep -rIlZF -e "$sdir/" -e "$ssrc/" "$objs/tools" 2>/dev/null | while IFS= read -r -d '' f; do
 			t=$(stat -c %Y "$f")
 			sed -i "s|$sdir/|$to/|g; s|$ssrc/|$tree/|g" "$f"
