@@ -61,8 +61,8 @@ echo "base-source: unpacking $pkg $ver into $tree" >&2
 rm -rf "$tree" "$tree.tmp" "$stamp"
 mkdir -p "$tree.tmp"
 case $from in
-*.deb)	dpkg-deb --fsys-tarfile "$from" | tar -xO "./usr/src/$pkg.tar.xz" | tar -xJ -C "$tree.tmp" ;;
-*)	tar -xJf "$from" -C "$tree.tmp" ;;
+*.deb)	dpkg-deb --fsys-tarfile "$from" | tar -xO "./usr/src/$pkg.tar.xz" | xz -T0 -dc | tar -x -C "$tree.tmp" ;;
+*)	xz -T0 -dc "$from" | tar -x -C "$tree.tmp" ;;
 esac
 [ -d "$tree.tmp/$pkg" ] || die "$from holds no $pkg/ directory"
 mv "$tree.tmp/$pkg" "$tree"

@@ -134,7 +134,8 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	rm -rf "$stage" && mkdir -p "$stage"
 	trap 'rm -rf "$top/$stage"' EXIT
 	if [ "$base" = 6.12 ]; then
-		tar xf "$tarball" -C "$stage"
+		# Debian's tarball is made of xz blocks: decompressed on every CPU
+		xz -T0 -dc "$tarball" | tar -x -C "$stage"
 	else
 		# The tree's content, also when build/ holds a symlink to it
 		mkdir -p "$stage/$pkg" && cp -a "$pristine/." "$stage/$pkg/"
@@ -288,8 +289,16 @@ fi
 # The compiler flags, for builds of this configuration elsewhere (rig/bench-size.sh)
 printf '%s\n' "${kcflags[*]}" > "$obj/kcflags"
 
-# 4. Kernel image and UAPI headers (for static test programs).
-if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/arch/x86/boot/bzImage" ] ||
+# 4. Kernel image and UAPI headers (for static test programs).  The image
+# rig/rig.py boots: vmlinux for a kernel with the PVH entry point
+# (kernel/configs/tcg.config), so no bzImage is made (its boot code and the
+# compressed copy of vmlinux); the bzImage otherwise.
+if grep -qx 'CONFIG_PVH=y' "$obj/.config"; then
+	target=vmlinux image=vmlinux
+else
+	target=bzImage image=arch/x86/boot/bzImage
+fi
+if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/$image" ] ||
 	[ ! -f "$obj/vmlinux" ]; then
 	echo "rig/kernel: building $obj (-j$jobs)"
 	# A modular config (flavour "modules"): the modules too, installed
@@ -298,7 +307,7 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/ar
 	modular=0
 	grep -qx 'CONFIG_MODULES=y' "$obj/.config" && modular=1
 	rm -rf "$obj/modules-install"
-	"${mk[@]}" -j"$jobs" bzImage $([ $modular = 0 ] || echo modules)
+	"${mk[@]}" -j"$jobs" $target $([ $modular = 0 ] || echo modules)
 	"${mk[@]}" headers_install INSTALL_HDR_PATH="$top/$obj/usr-headers" >/dev/null
 	if [ $modular = 1 ]; then
 		"${mk[@]}" modules_install INSTALL_MOD_PATH="$top/$obj/modules-install" INSTALL_MOD_STRIP=1 \
@@ -308,10 +317,4 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/ar
 	echo "$pkg $pkgver" > "$obj/package"
 	echo "$cfgstamp" > "$obj/build.stamp"
 fi
-# The image rig/rig.py boots: vmlinux for a kernel with the PVH entry point
-# (kernel/configs/tcg.config), the bzImage otherwise.
-if grep -qx 'CONFIG_PVH=y' "$obj/.config"; then
-	echo "$top/$obj/vmlinux"
-else
-	echo "$top/$obj/arch/x86/boot/bzImage"
-fi
+echo "$top/$obj/$image"

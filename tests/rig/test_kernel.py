@@ -238,6 +238,18 @@ class KernelSh(unittest.TestCase):
             f = self.fields("--base", base, "--flavour", "modules")
             self.assertEqual(f["seed"], self.fields("--base", base)["obj"], base)
 
+    def test_only_the_test_kernels_are_tuned_and_lean(self):
+        """tcg.config and lean.config are for the kernels the guests boot
+        under TCG (default, modules, and so their stock twins) on every
+        base; the bench kernels are measured as distributions build them and
+        the debug ones keep what their checkers may reach."""
+        tuned = {"kernel/configs/tcg.config", "kernel/configs/lean.config"}
+        for base in BASES:
+            for flavour in ("default", "modules", "bench", "debug", "modules-debug"):
+                frags = set(self.fragments("--base", base, "--flavour", flavour))
+                want = tuned if flavour in ("default", "modules") else set()
+                self.assertEqual(frags & tuned, want, (base, flavour))
+
     def test_a_stock_kernel_starts_from_the_patched_one(self):
         """The same configuration in the other tree of the same package
         (kernel.sh step 2): the patched kernel of the flavour first, then the
