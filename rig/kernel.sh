@@ -5,6 +5,7 @@
 #
 #   rig/kernel.sh [--base BASE] [--stock] [--flavour NAME] [EXTRA_FRAGMENT...]
 #   rig/kernel.sh --paths|--fragments [...]   print the paths / fragments, build nothing
+#   rig/kernel.sh --prepare [...]   the source tree and configuration only
 #
 # A flavour is a directory kernel/configs/NAME/ of extra fragments, built in
 # build/kobj-NAME (e.g. "bench": the series without KUnit, for size and speed).
@@ -30,7 +31,7 @@
 set -euo pipefail
 top=$(cd "$(dirname "$0")/.." && pwd)
 cd "$top"
-stock=0 flavour=default base=6.12 paths=0 extra=()
+stock=0 flavour=default base=6.12 paths=0 prepare=0 extra=()
 die() { echo "rig/kernel: error: $*" >&2; exit 1; }
 while [ $# -gt 0 ]; do
 	case "$1" in
@@ -39,6 +40,7 @@ while [ $# -gt 0 ]; do
 	--flavour) flavour=$2; shift ;;
 	--paths) paths=1 ;;	# print the paths this build would use, and stop
 	--fragments) paths=2 ;;	# print the configuration fragments, and stop
+	--prepare) prepare=1 ;;	# the tree and the configuration only (below)
 	*) extra+=("$(readlink -f "$1")") ;;
 	esac
 	shift
@@ -158,6 +160,11 @@ if [ "$(cat "$src.stamp" 2>/dev/null)" != "$srcstamp" ]; then
 	echo "$srcstamp" > "$src.stamp"
 fi
 
+# --prepare (rig/rig.py, for the next kernel while one builds): the tree,
+# and the configuration of a kernel that starts from no seed's objects (a
+# seed is copied only into an unconfigured object directory, step 2).
+[ $prepare = 0 ] || [ -z "$seed" ] || exit 0
+
 # $obj is a link to $objs; an object directory of the rig's earlier layout
 # ($obj itself, absolute paths in every command) is removed.
 if [ -d "$obj" ] && [ ! -L "$obj" ]; then
@@ -230,7 +237,7 @@ mk=(rig/ccache.sh make -s -C "$src" O="$top/$objs" ARCH=x86_64)
 if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.config" ]; then
 	echo "rig/kernel: configuring $obj (tinyconfig + ${#frags[@]} fragments)"
 	mkdir -p "$obj"
-	"${mk[@]}" tinyconfig >/dev/null
+	"${mk[@]}" -j"$jobs" tinyconfig >/dev/null
 	"$src/scripts/kconfig/merge_config.sh" -m -O "$obj" "$obj/.config" "${frags[@]}" >/dev/null
 	"${mk[@]}" olddefconfig >/dev/null
 	# The option lines of the fragments, a later fragment's line for an
@@ -286,6 +293,8 @@ if [ "$(cat "$obj/config.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/.
 	echo "$cfgstamp" > "$obj/config.stamp"
 fi
 
+[ $prepare = 0 ] || exit 0
+
 # The compiler flags, for builds of this configuration elsewhere (rig/bench-size.sh)
 printf '%s\n' "${kcflags[*]}" > "$obj/kcflags"
 
@@ -307,8 +316,10 @@ if [ "$(cat "$obj/build.stamp" 2>/dev/null)" != "$cfgstamp" ] || [ ! -f "$obj/$i
 	modular=0
 	grep -qx 'CONFIG_MODULES=y' "$obj/.config" && modular=1
 	rm -rf "$obj/modules-install"
-	"${mk[@]}" -j"$jobs" $target $([ $modular = 0 ] || echo modules)
-	"${mk[@]}" headers_install INSTALL_HDR_PATH="$top/$obj/usr-headers" >/dev/null
+	# The UAPI headers in the same make: ~1,000 runs of headers_install.sh
+	# beside the compilers rather than one after another at the end.
+	"${mk[@]}" -j"$jobs" $target $([ $modular = 0 ] || echo modules) \
+		headers_install INSTALL_HDR_PATH="$top/$obj/usr-headers"
 	if [ $modular = 1 ]; then
 		"${mk[@]}" modules_install INSTALL_MOD_PATH="$top/$obj/modules-install" INSTALL_MOD_STRIP=1 \
 			DEPMOD=/sbin/depmod >/dev/null

@@ -60,7 +60,17 @@ def check(session, wanted=(), cache=USE):
     # (`run v73-kunit`: nothing of 6.12 is prepared).
     own = groups.kernels(allg, names)
     built = None
-    if not names or any((allg[n].base, allg[n].flavour) == ("", "") for n in names) or pairs_wanted(session, wanted):
+    run_kernel = not names or any((allg[n].base, allg[n].flavour) == ("", "") for n in names) or \
+        pairs_wanted(session, wanted)
+    # The kernels in the order they are built (the stock one last, for the
+    # pairs); while one builds, the next one's tree is unpacked and
+    # configured (Session.prepare_ahead), unless it is the same tree.
+    order = ([session.kernel] if run_kernel else []) + [session.group_kernel(b, fl) for b, fl in own] + \
+        ([session.kernel.as_stock()] if pairs_wanted(session, wanted) else [])
+    ahead = dict(ahead_pairs(order))
+    if run_kernel:
+        if session.kernel in ahead:
+            session.prepare_ahead(ahead[session.kernel])
         try:
             built = session.prepare(session.kernel)
         except RigError as e:
@@ -73,6 +83,8 @@ def check(session, wanted=(), cache=USE):
     kernels, build_fail = {}, []
     for b, fl in own:
         kern = session.group_kernel(b, fl)
+        if kern in ahead:
+            session.prepare_ahead(ahead[kern])
         try:
             kernels[(b, fl)] = session.prepare(kern)
         except RigError as e:
@@ -107,6 +119,23 @@ def check(session, wanted=(), cache=USE):
     hostpool.shutdown()
     rootpool.shutdown()
     return report.finish(results, accel)
+
+
+def ahead_pairs(order):
+    """(kernel, later kernel) of ORDER: while the first builds, the second's
+    tree is unpacked and configured.  The later one is the first not yet
+    chosen whose tree no kernel builds meanwhile: neither the first kernel
+    nor one between them has it."""
+    pairs, chosen = [], set()
+    for i, k in enumerate(order):
+        for j in range(i + 1, len(order)):
+            n = order[j]
+            between = {m.src_dir for m in order[i:j]}
+            if n not in chosen and not n.prebuilt and n.src_dir not in between:
+                pairs.append((k, n))
+                chosen.add(n)
+                break
+    return pairs
 
 
 def prefetch_roots(roots):

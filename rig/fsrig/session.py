@@ -15,11 +15,12 @@ on it.
 import concurrent.futures
 import dataclasses
 import os
+import subprocess
 import threading
 
 from . import boots, ktap, groups as groups_mod, images as images_mod, initramfs, kernel as kernel_mod, qemu, reference, \
     resultcache, system
-from .common import BUILD, RigError
+from .common import BUILD, TOP, RigError
 from .judge import judge
 from .kernel import DEBUG_FLAVOUR, DEFAULT_BASE, Kernel
 from .report import Step, failed, log, stamp
@@ -97,6 +98,8 @@ class Session:
         self._groups = None
         self._prepared = {}
         self._prepare_lock = threading.Lock()
+        self._ahead = {}
+        self._started = set()
         self._accel = None
         self._accel_lock = threading.Lock()
         self._results = None
@@ -125,9 +128,30 @@ class Session:
                 self._groups = groups_mod.load(self.debug, self.settings.debug_timeout_scale)
             return self._groups
 
+    def prepare_ahead(self, kernel):
+        """Start KERNEL's source tree and configuration (rig/kernel.sh
+        --prepare, at nice 10) while another kernel builds: its unpacking
+        and configuring, mostly one process at a time, fill the CPU that the
+        other's link leaves idle.  Its prepare() waits for it."""
+        with self._lock:
+            if kernel.prebuilt or kernel in self._ahead or kernel in self._started:
+                return
+            os.makedirs(kernel.build_root, exist_ok=True)
+            logfile = os.path.join(kernel.build_root, f"prepare-{kernel.obj_name}.log")
+            log(f"{kernel.label}: its tree and configuration beside the build ({os.path.relpath(logfile, TOP)})")
+            with open(logfile, "w") as out:
+                self._ahead[kernel] = subprocess.Popen(["nice", "-n", "10"] + kernel.build_cmd() + ["--prepare"],
+                                                       stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+
     def prepare(self, kernel):
         """KERNEL built and its initramfs made (once per run): a Built."""
+        with self._lock:
+            self._started.add(kernel)
         with self._prepare_lock:
+            with self._lock:
+                ahead = self._ahead.pop(kernel, None)
+            if ahead:
+                ahead.wait()    # its failure is the build's to report
             if kernel not in self._prepared:
                 image, obj = kernel_mod.build(kernel)
                 with Step(f"initramfs {os.path.join(kernel.tag, os.path.basename(obj))}"):

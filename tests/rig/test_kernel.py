@@ -10,6 +10,7 @@ import unittest
 
 from fsrig.common import BUILD, TOP, RigError
 from fsrig.kernel import BASES, Kernel, obj_dir
+from fsrig.commands import ahead_pairs
 from fsrig.session import Session, Settings
 
 
@@ -352,6 +353,51 @@ class SessionKernel(unittest.TestCase):
             s = Session(Settings(flavour=flavour, debug_timeout_scale=5))
             self.assertFalse(s.debug, flavour)
             self.assertEqual(s.timeout_scale, 1)
+
+
+class PrepareAhead(unittest.TestCase):
+    """While a kernel builds, a later one's tree is unpacked and configured
+    (commands.ahead_pairs, rig/kernel.sh --prepare): never one whose tree a
+    kernel builds meanwhile."""
+    def check_order(self, order):
+        pairs = ahead_pairs(order)
+        chosen = [n for _, n in pairs]
+        self.assertEqual(len(chosen), len(set(chosen)))
+        for k, n in pairs:
+            i, j = order.index(k), order.index(n)
+            self.assertLess(i, j)
+            self.assertNotIn(n.src_dir, {m.src_dir for m in order[i:j]}, (k.label, n.label))
+        return [(k.label, n.label) for k, n in pairs]
+
+    def test_make_checks_kernels(self):
+        order = [Kernel(), Kernel(base="7.3"), Kernel(base="7.3", flavour="modules"), Kernel(base="6.1"),
+                 Kernel(base="6.1", flavour="modules"), Kernel(flavour="modules"), Kernel(stock=True)]
+        self.assertEqual(self.check_order(order), [
+            ("kernel default", "kernel 7.3 default"),       # while 6.12 builds
+            ("kernel 7.3 default", "kernel 6.1 default"),   # not 7.3 modules: the same tree
+            ("kernel 7.3 modules", "kernel modules"),
+            ("kernel 6.1 default", "kernel stock-default"),
+        ])
+
+    def test_one_tree_has_nothing_to_prepare_ahead(self):
+        self.assertEqual(self.check_order([Kernel(), Kernel(flavour="modules"), Kernel(flavour="debug")]), [])
+        self.assertEqual(self.check_order([Kernel(base="7.3")]), [])
+
+    def test_a_prebuilt_kernel_is_not_prepared(self):
+        self.assertEqual(self.check_order([Kernel(), Kernel(base="6.1", prebuilt="/x/vmlinux")]), [])
+
+    def test_prepare_stops_before_the_configuration_of_a_seeded_kernel(self):
+        """A seed is copied only into an unconfigured object directory:
+        kernel.sh --prepare of a stock or modules kernel must leave it so.
+        The two exits of --prepare, among the script's steps."""
+        with open(os.path.join(TOP, "rig", "kernel.sh")) as f:
+            text = f.read()
+        seeded = text.index('[ $prepare = 0 ] || [ -z "$seed" ] || exit 0')
+        self.assertLess(text.index("# 1. Source tree."), seeded)
+        self.assertLess(seeded, text.index("# 2. Objects to start from."))
+        configured = text.index("[ $prepare = 0 ] || exit 0")
+        self.assertLess(text.index("# 3. Configuration"), configured)
+        self.assertLess(configured, text.index("# 4. Kernel image"))
 
 
 if __name__ == "__main__":
