@@ -12,6 +12,7 @@ once per run, session.boot_group(accel, built, group, images) boots a group
 on it.
 """
 
+import atexit
 import concurrent.futures
 import dataclasses
 import os
@@ -140,8 +141,12 @@ class Session:
             logfile = os.path.join(kernel.build_root, f"prepare-{kernel.obj_name}.log")
             log(f"{kernel.label}: its tree and configuration beside the build ({os.path.relpath(logfile, TOP)})")
             with open(logfile, "w") as out:
-                self._ahead[kernel] = subprocess.Popen(["nice", "-n", "10"] + kernel.build_cmd() + ["--prepare"],
-                                                       stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+                p = subprocess.Popen(["nice", "-n", "10"] + kernel.build_cmd() + ["--prepare"],
+                                     stdin=subprocess.DEVNULL, stdout=out, stderr=out)
+            self._ahead[kernel] = p
+            # A run that stops early (its kernel failed) still lets it end
+            # before the rig's lock is released.
+            atexit.register(p.wait)
 
     def prepare(self, kernel):
         """KERNEL built and its initramfs made (once per run): a Built."""
